@@ -1,0 +1,1 @@
+//! TOML input: raw serde structs, then a validated `Model`.

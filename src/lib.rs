@@ -1,0 +1,15 @@
+//! `emcontact`: implicit energy-momentum conserving elastodynamics with frictional
+//! contact (Love & Laursen 2003), and a library of discrete frictional-contact solvers.
+//!
+//! Sign conventions used throughout (see `docs/conventions.md` and DESIGN §3):
+//! gap `g ≥ 0` separated, `g < 0` penetrated; contact pressure `p_N ≥ 0`;
+//! per-contact local vectors ordered `[normal, tangent1, tangent2]`.
+
+pub mod dynamics;
+pub mod fe;
+pub mod input;
+pub mod linalg;
+pub mod material;
+pub mod mesh;
+pub mod nonsmooth;
+pub mod output;

@@ -1,0 +1,1 @@
+//! Sparse patterns, parallel assembly into faer matrices, factorization reuse.

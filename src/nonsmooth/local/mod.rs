@@ -1,0 +1,109 @@
+//! One-contact ("local") solvers. Interface shared with the global solvers.
+//!
+//! A local problem is `u = W r + q` for one contact in dimension `D` (2 or 3),
+//! with friction coefficient `μ`; a solution satisfies the Signorini–Coulomb law
+//! in De Saxcé's form `K* ∋ u + μ‖u_T‖e_N ⊥ r ∈ K`,
+//! `K = {r : ‖r_T‖ ≤ μ r_N}`.
+
+use nalgebra::{SMatrix, SVector};
+
+/// Stopping criteria of a local solver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LocalParams {
+    /// Absolute tolerance on `‖F_nat(r)‖` (natural map, see `natural_map`). Default 1e-12.
+    pub tol: f64,
+    /// Iteration limit. Default 100.
+    pub max_iter: usize,
+}
+
+impl Default for LocalParams {
+    fn default() -> Self {
+        LocalParams { tol: 1e-12, max_iter: 100 }
+    }
+}
+
+/// What a successful local solve reports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LocalInfo {
+    pub iterations: usize,
+    /// `‖F_nat(r)‖` at the returned point.
+    pub error: f64,
+}
+
+/// Why a local solve failed; `r` then holds the last iterate.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum LocalError {
+    #[error("no convergence: error {error:e} after {iterations} iterations")]
+    NoConvergence { error: f64, iterations: usize },
+    #[error("numerical breakdown: {0}")]
+    Breakdown(&'static str),
+}
+
+/// A one-contact solver. `r` is the initial guess on entry and the answer (or
+/// the last iterate) on return.
+pub trait LocalSolver: Send + Sync {
+    /// Short unique name, used on the command line (e.g. "ac-newton").
+    fn name(&self) -> &'static str;
+    /// One line: the method and its source (paper, equation).
+    fn description(&self) -> &'static str;
+    fn solve3(
+        &self,
+        w: &SMatrix<f64, 3, 3>,
+        q: &SVector<f64, 3>,
+        mu: f64,
+        r: &mut SVector<f64, 3>,
+        params: &LocalParams,
+    ) -> Result<LocalInfo, LocalError>;
+    fn solve2(
+        &self,
+        w: &SMatrix<f64, 2, 2>,
+        q: &SVector<f64, 2>,
+        mu: f64,
+        r: &mut SVector<f64, 2>,
+        params: &LocalParams,
+    ) -> Result<LocalInfo, LocalError>;
+}
+
+/// Every local solver, in a fixed order (the local-solver owner registers them here).
+pub fn solvers() -> Vec<Box<dyn LocalSolver>> {
+    Vec::new()
+}
+
+/// The local solver called `name`.
+pub fn by_name(name: &str) -> Option<Box<dyn LocalSolver>> {
+    solvers().into_iter().find(|s| s.name() == name)
+}
+
+/// Projection onto the Coulomb cone `K = {r : ‖r_T‖ ≤ μ r_N}` (D = 2 or 3).
+pub fn project_cone<const D: usize>(r: &SVector<f64, D>, mu: f64) -> SVector<f64, D> {
+    let rn = r[0];
+    let mut rt = *r;
+    rt[0] = 0.0;
+    let nt = rt.norm();
+    if nt <= mu * rn {
+        return *r;
+    }
+    if mu * nt <= -rn {
+        return SVector::zeros();
+    }
+    let t = (rn + mu * nt) / (1.0 + mu * mu);
+    let mut p = rt * (mu * t / nt);
+    p[0] = t;
+    p
+}
+
+/// Natural map `F_nat(r) = r − P_K(r − (u + μ‖u_T‖e_N))`, `u = W r + q`
+/// (Acary, Brémond & Dubois 2017, eq. 13 with ρ = 1).
+pub fn natural_map<const D: usize>(
+    w: &SMatrix<f64, D, D>,
+    q: &SVector<f64, D>,
+    mu: f64,
+    r: &SVector<f64, D>,
+) -> SVector<f64, D> {
+    let u = w * r + q;
+    let mut ut = u;
+    ut[0] = 0.0;
+    let mut uh = u;
+    uh[0] += mu * ut.norm();
+    r - project_cone(&(r - uh), mu)
+}

@@ -1,0 +1,54 @@
+//! Results: VTK XML unstructured grids (`.vtu`) with a ParaView collection
+//! (`.pvd`), CSV histories, PNG/SVG plots. Every file is written atomically
+//! (to a temporary name in the same directory, then renamed), so an interrupted
+//! run never leaves a half-written file behind.
+//! (Interface fixed by the skeleton; bodies are the output owner's to fill.)
+
+use crate::mesh::Element;
+use std::path::{Path, PathBuf};
+
+mod csv;
+mod plot;
+mod vtk;
+
+pub use csv::{read_csv, CsvTable, CsvWriter};
+pub use plot::{plot_lines, Series};
+pub use vtk::{write_vtu, Pvd};
+
+/// Output failures, naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("{file}: {source}")]
+    Io {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: {message}")]
+    Format { file: PathBuf, message: String },
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same directory,
+/// fsync-free rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let _ = (path, bytes);
+    todo!("output: atomic write")
+}
+
+/// A named field on points or cells: `values.len() == count · components`,
+/// entity-major.
+#[derive(Debug, Clone, Copy)]
+pub struct Field<'a> {
+    pub name: &'a str,
+    pub components: usize,
+    pub values: &'a [f64],
+}
+
+/// One VTK frame: points (always 3 coordinates), cells and their fields.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    pub points: &'a [[f64; 3]],
+    pub cells: &'a [Element],
+    pub point_data: &'a [Field<'a>],
+    pub cell_data: &'a [Field<'a>],
+}
