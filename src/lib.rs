@@ -11,5 +11,6 @@ pub mod input;
 pub mod linalg;
 pub mod material;
 pub mod mesh;
+pub mod model;
 pub mod nonsmooth;
 pub mod output;

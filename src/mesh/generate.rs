@@ -32,7 +32,12 @@ pub fn ring(
 
 /// 2D disk of quad4 (O-grid: a square core and a ring of quads), `divisions`
 /// elements along a quarter of the circumference; surface `<name>_outer`.
-pub fn disk(name: &str, center: [f64; 2], radius: f64, divisions: usize) -> Result<Mesh, MeshError> {
+pub fn disk(
+    name: &str,
+    center: [f64; 2],
+    radius: f64,
+    divisions: usize,
+) -> Result<Mesh, MeshError> {
     let _ = (name, center, radius, divisions);
     todo!("mesh: disk generator")
 }

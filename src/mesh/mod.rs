@@ -26,7 +26,12 @@ impl Element {
     /// Panics if `nodes.len() != kind.n_nodes()` (a caller bug).
     #[track_caller]
     pub fn new(kind: ElementKind, nodes: &[usize]) -> Element {
-        assert_eq!(nodes.len(), kind.n_nodes(), "node count of a {}", kind.name());
+        assert_eq!(
+            nodes.len(),
+            kind.n_nodes(),
+            "node count of a {}",
+            kind.name()
+        );
         let mut n = [0usize; 8];
         n[..nodes.len()].copy_from_slice(nodes);
         Element { kind, nodes: n }
@@ -99,7 +104,11 @@ impl Mesh {
     /// Nodes used by a group, sorted and deduplicated.
     pub fn group_nodes(&self, name: &str) -> Option<Vec<usize>> {
         let g = self.group(name)?;
-        let mut v: Vec<usize> = g.elements.iter().flat_map(|e| e.nodes().iter().copied()).collect();
+        let mut v: Vec<usize> = g
+            .elements
+            .iter()
+            .flat_map(|e| e.nodes().iter().copied())
+            .collect();
         v.sort_unstable();
         v.dedup();
         Some(v)

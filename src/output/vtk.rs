@@ -19,7 +19,10 @@ pub struct Pvd {
 
 impl Pvd {
     pub fn new(path: &Path) -> Pvd {
-        Pvd { path: path.to_path_buf(), entries: Vec::new() }
+        Pvd {
+            path: path.to_path_buf(),
+            entries: Vec::new(),
+        }
     }
 
     /// Adds a frame at time `t`; `file` is relative to the `.pvd`'s directory.

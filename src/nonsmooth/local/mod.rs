@@ -18,7 +18,10 @@ pub struct LocalParams {
 
 impl Default for LocalParams {
     fn default() -> Self {
-        LocalParams { tol: 1e-12, max_iter: 100 }
+        LocalParams {
+            tol: 1e-12,
+            max_iter: 100,
+        }
     }
 }
 
