@@ -12,7 +12,7 @@ mod plot;
 mod vtk;
 
 pub use csv::{read_csv, CsvTable, CsvWriter};
-pub use plot::{plot_lines, Series};
+pub use plot::{plot_history, plot_lines, Series};
 pub use vtk::{write_vtu, Pvd};
 
 /// Output failures, naming the file.

@@ -23,3 +23,9 @@ pub fn plot_lines(
     let _ = (path, title, xlabel, ylabel, series, log_y);
     todo!("output: plot")
 }
+
+/// Energy and momentum plots from a history CSV (filled in by the output owner).
+pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputError> {
+    let _ = (history_csv, out_dir);
+    todo!("output: plot history")
+}

@@ -1,0 +1,407 @@
+//! The discrete system of one model: dofs, mass, and parallel assembly of the
+//! internal force and its tangent into the block CSC pattern.
+//!
+//! Dof layout: node `A`, component `i` → `A·D + i`, for every node of the mesh.
+//! Nodes that belong to no body carry no mass and are held fixed.
+
+use crate::fe::kernel::{self, KernelError, StressEval};
+use crate::linalg::{color_elements, BlockPattern};
+use crate::material::Material;
+use crate::mesh::Element;
+use crate::model::{MassKind, Model};
+use rayon::prelude::*;
+
+/// Largest element: 8 nodes × 3 components.
+const MAX_DOF: usize = 24;
+
+/// One element of a body.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyElement {
+    pub element: Element,
+    pub body: usize,
+}
+
+/// A raw pointer that may be shared across the threads of one colour: elements
+/// of a colour touch disjoint nodes, hence disjoint entries.
+#[derive(Clone, Copy)]
+struct Shared(*mut f64);
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    /// # Safety
+    /// No other thread may access index `k` concurrently.
+    #[inline]
+    unsafe fn add(self, k: usize, v: f64) {
+        *self.0.add(k) += v;
+    }
+}
+
+/// Mass, pattern and element data of a model in dimension `D`.
+pub struct System<const D: usize> {
+    pub n_nodes: usize,
+    pub xref: Vec<[f64; 3]>,
+    pub elements: Vec<BodyElement>,
+    pub materials: Vec<Material>,
+    pub pattern: BlockPattern,
+    colors: Vec<Vec<usize>>,
+    /// Per element: start of its `n²` node-pair block offsets in `pair_off`.
+    pair_start: Vec<usize>,
+    pair_off: Vec<u32>,
+    /// Row-sum (lumped) nodal masses `m_A = ∫ ρ N_A dV`, per node.
+    pub lumped: Vec<f64>,
+    /// Consistent mass values on `pattern` (`D×D` identity blocks), when used.
+    pub consistent: Option<Vec<f64>>,
+    /// Fixed dofs.
+    pub fixed: Vec<bool>,
+    /// Positions of entries in fixed rows or columns, and of fixed diagonals.
+    fixed_entries: Vec<usize>,
+    fixed_diagonals: Vec<usize>,
+    /// Body of each node (`usize::MAX`: none).
+    pub node_body: Vec<usize>,
+}
+
+/// Why the system could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("body '{body}': element {index} of group '{group}': {source}")]
+    Element {
+        body: String,
+        group: String,
+        index: usize,
+        #[source]
+        source: KernelError,
+    },
+    #[error("body '{body}': group '{group}' has {kind} elements, expected {dim}D volume elements")]
+    WrongKind {
+        body: String,
+        group: String,
+        kind: &'static str,
+        dim: usize,
+    },
+    #[error("no body has any element")]
+    Empty,
+}
+
+#[inline]
+fn gather<const D: usize>(x: &[f64], nodes: &[usize], out: &mut [[f64; 3]; 8]) {
+    for (k, &a) in nodes.iter().enumerate() {
+        let mut p = [0.0; 3];
+        p[..D].copy_from_slice(&x[a * D..a * D + D]);
+        out[k] = p;
+    }
+}
+
+impl<const D: usize> System<D> {
+    /// Builds dofs, pattern, colours and mass for `model` (all bodies).
+    pub fn new(model: &Model) -> Result<System<D>, SetupError> {
+        let mesh = &model.mesh;
+        let n_nodes = mesh.nodes.len();
+        let mut elements = Vec::new();
+        let mut materials = Vec::new();
+        for (b, body) in model.bodies.iter().enumerate() {
+            materials.push(body.material);
+            let group = mesh
+                .group(&body.group)
+                .expect("input checked the group exists");
+            for e in &group.elements {
+                if e.kind.ref_dim() != D {
+                    return Err(SetupError::WrongKind {
+                        body: body.name.clone(),
+                        group: body.group.clone(),
+                        kind: e.kind.name(),
+                        dim: D,
+                    });
+                }
+                elements.push(BodyElement {
+                    element: *e,
+                    body: b,
+                });
+            }
+        }
+        if elements.is_empty() {
+            return Err(SetupError::Empty);
+        }
+        let pattern = BlockPattern::new(n_nodes, D, elements.iter().map(|e| e.element.nodes()));
+        let colors = color_elements(elements.len(), n_nodes, |e| elements[e].element.nodes());
+        let mut pair_start = Vec::with_capacity(elements.len() + 1);
+        let mut pair_off = Vec::new();
+        for e in &elements {
+            pair_start.push(pair_off.len());
+            for &a in e.element.nodes() {
+                for &b in e.element.nodes() {
+                    pair_off.push(
+                        pattern
+                            .block_offset(a, b)
+                            .expect("element nodes are coupled") as u32,
+                    );
+                }
+            }
+        }
+        pair_start.push(pair_off.len());
+
+        let mut node_body = vec![usize::MAX; n_nodes];
+        for e in &elements {
+            for &a in e.element.nodes() {
+                node_body[a] = e.body;
+            }
+        }
+
+        let mut sys = System {
+            n_nodes,
+            xref: mesh.nodes.clone(),
+            elements,
+            materials,
+            pattern,
+            colors,
+            pair_start,
+            pair_off,
+            lumped: vec![0.0; n_nodes],
+            consistent: None,
+            fixed: vec![false; n_nodes * D],
+            fixed_entries: Vec::new(),
+            fixed_diagonals: Vec::new(),
+            node_body,
+        };
+        sys.build_mass(model)?;
+        // Nodes of no body: no mass, held fixed.
+        for a in 0..n_nodes {
+            if sys.node_body[a] == usize::MAX {
+                for i in 0..D {
+                    sys.fixed[a * D + i] = true;
+                }
+            }
+        }
+        for bc in &model.boundaries {
+            for a in mesh
+                .group_nodes(&bc.group)
+                .expect("input checked the group exists")
+            {
+                for i in 0..D {
+                    if bc.fix[i] {
+                        sys.fixed[a * D + i] = true;
+                    }
+                }
+            }
+        }
+        sys.index_fixed();
+        Ok(sys)
+    }
+
+    fn build_mass(&mut self, model: &Model) -> Result<(), SetupError> {
+        let any_consistent = model.bodies.iter().any(|b| b.mass == MassKind::Consistent);
+        let mut cons = any_consistent.then(|| vec![0.0; self.pattern.nnz()]);
+        let mut me = [0.0; 64];
+        let mut xe = [[0.0; 3]; 8];
+        for (idx, be) in self.elements.iter().enumerate() {
+            let body = &model.bodies[be.body];
+            let nodes = be.element.nodes();
+            let n = nodes.len();
+            for (k, &a) in nodes.iter().enumerate() {
+                xe[k] = self.xref[a];
+            }
+            let lumped = body.mass == MassKind::Lumped;
+            kernel::mass::<D>(
+                be.element.kind,
+                body.density,
+                &xe[..n],
+                lumped,
+                &mut me[..n * n],
+            )
+            .map_err(|source| SetupError::Element {
+                body: body.name.clone(),
+                group: body.group.clone(),
+                index: idx,
+                source,
+            })?;
+            for a in 0..n {
+                let row_sum: f64 = me[a * n..a * n + n].iter().sum();
+                self.lumped[nodes[a]] += row_sum;
+            }
+            if let Some(c) = cons.as_mut() {
+                let start = self.pair_start[idx];
+                for a in 0..n {
+                    for b in 0..n {
+                        let off = self.pair_off[start + a * n + b] as usize;
+                        for i in 0..D {
+                            c[self.pattern.position(off, i, nodes[b], i)] += me[a * n + b];
+                        }
+                    }
+                }
+            }
+        }
+        self.consistent = cons;
+        Ok(())
+    }
+
+    fn index_fixed(&mut self) {
+        let cp = self.pattern.symbolic().col_ptr().to_vec();
+        let ri = self.pattern.symbolic().row_idx();
+        self.fixed_entries.clear();
+        for c in 0..self.pattern.n() {
+            for k in cp[c]..cp[c + 1] {
+                if self.fixed[c] || self.fixed[ri[k]] {
+                    self.fixed_entries.push(k);
+                }
+            }
+        }
+        self.fixed_diagonals = (0..self.pattern.n())
+            .filter(|&r| self.fixed[r])
+            .map(|r| self.pattern.diagonal_position(r))
+            .collect();
+    }
+
+    /// Number of dofs.
+    pub fn n_dofs(&self) -> usize {
+        self.n_nodes * D
+    }
+
+    /// Internal force `f` (overwritten) and, when given, its tangent `∂f/∂x1`
+    /// (values on `pattern`, overwritten), assembled in parallel by colour.
+    pub fn assemble(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        eval: StressEval,
+        f: &mut [f64],
+        mut k: Option<&mut [f64]>,
+    ) -> Result<(), KernelError> {
+        f.iter_mut().for_each(|v| *v = 0.0);
+        if let Some(k) = k.as_deref_mut() {
+            k.iter_mut().for_each(|v| *v = 0.0);
+        }
+        let fp = Shared(f.as_mut_ptr());
+        let kp = k.map(|k| Shared(k.as_mut_ptr()));
+        for color in &self.colors {
+            color.par_iter().try_for_each(|&e| {
+                let be = &self.elements[e];
+                let nodes = be.element.nodes();
+                let n = nodes.len();
+                let nd = n * D;
+                let mut xr = [[0.0; 3]; 8];
+                let mut xa = [[0.0; 3]; 8];
+                let mut xb = [[0.0; 3]; 8];
+                for (i, &a) in nodes.iter().enumerate() {
+                    xr[i] = self.xref[a];
+                }
+                gather::<D>(x0, nodes, &mut xa);
+                gather::<D>(x1, nodes, &mut xb);
+                let mut fe = [0.0; MAX_DOF];
+                let mut ke = [0.0; MAX_DOF * MAX_DOF];
+                kernel::internal_force::<D>(
+                    be.element.kind,
+                    &self.materials[be.body],
+                    &xr[..n],
+                    &xa[..n],
+                    &xb[..n],
+                    eval,
+                    &mut fe[..nd],
+                    kp.map(|_| &mut ke[..nd * nd]),
+                )?;
+                // SAFETY: elements of one colour share no node, so no two threads
+                // touch the same entries of f or k.
+                unsafe {
+                    for (a, &na) in nodes.iter().enumerate() {
+                        for i in 0..D {
+                            fp.add(na * D + i, fe[a * D + i]);
+                        }
+                    }
+                    if let Some(kp) = kp {
+                        let start = self.pair_start[e];
+                        for b in 0..n {
+                            for a in 0..n {
+                                let off = self.pair_off[start + a * n + b] as usize;
+                                for j in 0..D {
+                                    let base = self.pattern.position(off, 0, nodes[b], j);
+                                    for i in 0..D {
+                                        kp.add(base + i, ke[(a * D + i) * nd + b * D + j]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Total strain energy `Σ_e ∫ W dV` in configuration `x`.
+    pub fn strain_energy(&self, x: &[f64]) -> Result<f64, KernelError> {
+        self.elements
+            .par_iter()
+            .map(|be| {
+                let nodes = be.element.nodes();
+                let n = nodes.len();
+                let mut xr = [[0.0; 3]; 8];
+                let mut xa = [[0.0; 3]; 8];
+                for (i, &a) in nodes.iter().enumerate() {
+                    xr[i] = self.xref[a];
+                }
+                gather::<D>(x, nodes, &mut xa);
+                kernel::strain_energy::<D>(
+                    be.element.kind,
+                    &self.materials[be.body],
+                    &xr[..n],
+                    &xa[..n],
+                )
+            })
+            .try_reduce(|| 0.0, |a, b| Ok(a + b))
+    }
+
+    /// `out = M v`.
+    pub fn mass_times(&self, v: &[f64], out: &mut [f64]) {
+        match &self.consistent {
+            Some(c) => self.pattern.mul(c, v, out),
+            None => {
+                for a in 0..self.n_nodes {
+                    for i in 0..D {
+                        out[a * D + i] = self.lumped[a] * v[a * D + i];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds `c·M` to matrix values `k` on `pattern`.
+    pub fn add_mass(&self, c: f64, k: &mut [f64]) {
+        match &self.consistent {
+            Some(m) => k.iter_mut().zip(m).for_each(|(kv, mv)| *kv += c * mv),
+            None => {
+                for a in 0..self.n_nodes {
+                    for i in 0..D {
+                        k[self.pattern.diagonal_position(a * D + i)] += c * self.lumped[a];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Imposes the fixed dofs on a Newton matrix: zero rows and columns, unit diagonal.
+    pub fn apply_fixed(&self, k: &mut [f64]) {
+        for &p in &self.fixed_entries {
+            k[p] = 0.0;
+        }
+        for &p in &self.fixed_diagonals {
+            k[p] = 1.0;
+        }
+    }
+
+    /// Zeroes the fixed entries of a nodal vector.
+    pub fn zero_fixed(&self, r: &mut [f64]) {
+        r.iter_mut()
+            .zip(&self.fixed)
+            .filter(|(_, &f)| f)
+            .for_each(|(v, _)| *v = 0.0);
+    }
+
+    /// External (gravity) force `f_A = m_A g` (row-sum mass, exact for both mass kinds).
+    pub fn gravity_force(&self, g: &[f64; 3], out: &mut [f64]) {
+        for a in 0..self.n_nodes {
+            for i in 0..D {
+                out[a * D + i] = self.lumped[a] * g[i];
+            }
+        }
+    }
+}
