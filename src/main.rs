@@ -1,1 +1,150 @@
-fn main() {}
+//! The `emcontact` command line.
+//!
+//! Exit codes: 0 success; 1 the computation failed (a step could not be
+//! completed, or a solver missed its tolerance) — every file written so far is
+//! kept; 2 bad input (the message names the file, key and line).
+
+use clap::{Parser, Subcommand};
+use emcontact::dynamics::{self, Progress, RunOptions};
+use emcontact::input;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "emcontact",
+    version,
+    about = "Energy-momentum conserving frictional contact dynamics"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a simulation.
+    Run {
+        /// Input file (TOML).
+        input: PathBuf,
+        /// Output directory (overrides `output.dir`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print nothing but errors.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Check an input file and print the model's size, mass and stable time step.
+    Check {
+        /// Input file (TOML).
+        input: PathBuf,
+    },
+    /// Print the input-file reference (the Markdown of docs/input.md).
+    Keys,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Run { input, out, quiet } => run(input, out, quiet),
+        Command::Check { input } => check(input),
+        Command::Keys => {
+            print!("{}", input::markdown());
+            0
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn load(path: &PathBuf) -> Result<emcontact::model::Model, u8> {
+    input::load(path).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
+}
+
+fn check(path: PathBuf) -> u8 {
+    let model = match load(&path) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
+    let info = match dynamics::model_info(&model) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {}: mesh: {e}", path.display());
+            return 2;
+        }
+    };
+    println!(
+        "{}: {}D, {} body(ies)",
+        path.display(),
+        model.dim,
+        model.bodies.len()
+    );
+    for (name, n, m) in &info.bodies {
+        println!("  body {name}: {n} elements, mass {m:.6e}");
+    }
+    let total: f64 = info.bodies.iter().map(|b| b.2).sum();
+    println!(
+        "nodes {}  elements {}  dofs {}  total mass {total:.6e}",
+        info.nodes, info.elements, info.dofs
+    );
+    println!(
+        "stable explicit dt ≈ {:.4e}; dt = {:.4e} is {:.1}× that",
+        info.stable_dt,
+        model.time.dt,
+        model.time.dt / info.stable_dt
+    );
+    println!("output: {}", model.output.dir.display());
+    0
+}
+
+fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool) -> u8 {
+    let mut model = match load(&path) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
+    if let Some(o) = out {
+        model.output.dir = o;
+    }
+    let progress = if quiet {
+        Progress::Quiet
+    } else if std::io::stderr().is_terminal() {
+        Progress::Bar
+    } else {
+        Progress::Lines
+    };
+    let opts = RunOptions {
+        progress,
+        ..RunOptions::default()
+    };
+    match dynamics::run(&model, &opts) {
+        Ok(s) => {
+            if !quiet {
+                println!(
+                    "done: {} steps ({} cut back), {} Newton iterations, {:.2} s; output in {}",
+                    s.steps,
+                    s.cutbacks,
+                    s.newton_iterations,
+                    s.seconds,
+                    s.out_dir.display()
+                );
+                println!(
+                    "max relative drift: energy {:.3e}, linear momentum {:.3e}, angular momentum {:.3e}",
+                    s.max_energy_drift, s.max_linear_drift, s.max_angular_drift
+                );
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            eprintln!(
+                "files written so far are kept in {}",
+                model.output.dir.display()
+            );
+            1
+        }
+    }
+}

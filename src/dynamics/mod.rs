@@ -5,12 +5,14 @@
 //! initial state, then for every step: predict, solve Newton (later: detect
 //! contacts, augment, update velocities), record energies and momenta, write output.
 
+pub mod info;
 pub mod measures;
 pub mod run;
 pub mod step;
 pub mod system;
 
+pub use info::{model_info, ModelInfo};
 pub use measures::{measure, Measures};
-pub use run::{run, RunError, RunOptions, RunSummary};
+pub use run::{run, Progress, RunError, RunOptions, RunSummary, HISTORY_COLUMNS};
 pub use step::{State, StepError, StepReport, Stepper};
 pub use system::System;

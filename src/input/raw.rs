@@ -1,0 +1,125 @@
+//! Stage one: the TOML file as written (serde, unknown keys rejected). Values
+//! that are checked later keep their span so errors can name the line.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInput {
+    pub problem: RawProblem,
+    pub time: RawTime,
+    #[serde(default)]
+    pub solver: RawSolver,
+    #[serde(default)]
+    pub output: RawOutput,
+    pub mesh: Option<RawMesh>,
+    #[serde(default)]
+    pub body: Vec<RawBody>,
+    #[serde(default)]
+    pub boundary: Vec<RawBoundary>,
+    pub gravity: Option<RawGravity>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProblem {
+    pub name: Spanned<String>,
+    pub dimension: Spanned<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTime {
+    pub dt: Spanned<f64>,
+    pub end: Spanned<f64>,
+    pub integrator: Option<Spanned<String>>,
+    pub beta: Option<Spanned<f64>>,
+    pub gamma: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSolver {
+    pub tolerance: Option<Spanned<f64>>,
+    pub max_iterations: Option<Spanned<i64>>,
+    pub max_cutbacks: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutput {
+    pub dir: Option<Spanned<String>>,
+    pub every: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMesh {
+    pub file: Option<Spanned<String>>,
+    #[serde(default)]
+    pub generate: Vec<RawGenerate>,
+}
+
+/// `divisions` is a list for box and ring, one number for disk.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Divisions {
+    One(i64),
+    Many(Vec<i64>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGenerate {
+    pub kind: Spanned<String>,
+    pub name: Spanned<String>,
+    pub min: Option<Spanned<Vec<f64>>>,
+    pub max: Option<Spanned<Vec<f64>>>,
+    pub divisions: Option<Spanned<Divisions>>,
+    pub element: Option<Spanned<String>>,
+    pub center: Option<Spanned<Vec<f64>>>,
+    pub radius: Option<Spanned<f64>>,
+    pub thickness: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMaterial {
+    pub model: Spanned<String>,
+    pub young: Spanned<f64>,
+    pub poisson: Spanned<f64>,
+    pub density: Spanned<f64>,
+}
+
+/// A scalar (2D) or a vector (3D).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum AngularVelocity {
+    Scalar(f64),
+    Vector(Vec<f64>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBody {
+    pub name: Spanned<String>,
+    pub group: Spanned<String>,
+    pub material: Spanned<RawMaterial>,
+    pub velocity: Option<Spanned<Vec<f64>>>,
+    pub angular_velocity: Option<Spanned<AngularVelocity>>,
+    pub mass: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBoundary {
+    pub group: Spanned<String>,
+    pub fix: Spanned<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGravity {
+    pub acceleration: Spanned<Vec<f64>>,
+}
