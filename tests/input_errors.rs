@@ -1,0 +1,240 @@
+//! Bad input → one clear message naming the file and key (and line), exit code 2,
+//! never a panic. One test per case of the issue's list.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const GOOD: &str = r#"
+[problem]
+name = "plate"
+dimension = 2
+
+[time]
+dt = 0.01
+end = 0.02
+
+[mesh]
+[[mesh.generate]]
+kind = "box"
+name = "plate"
+min = [0.0, 0.0]
+max = [1.0, 1.0]
+divisions = [2, 2]
+
+[[body]]
+name = "plate"
+group = "plate"
+material = { model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }
+"#;
+
+struct Outcome {
+    code: Option<i32>,
+    stderr: String,
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn check(input: &Path) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_emcontact"))
+        .arg("check")
+        .arg(input)
+        .output()
+        .unwrap();
+    Outcome {
+        code: out.status.code(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `check` on GOOD with `from` replaced by `to`; asserts exit 2 and that the
+/// message names the file and every string in `names`.
+fn bad(from: &str, to: &str, names: &[&str]) -> String {
+    assert!(GOOD.contains(from), "test bug: {from:?} not in GOOD");
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "case.toml", &GOOD.replacen(from, to, 1));
+    let o = check(&p);
+    assert_eq!(o.code, Some(2), "exit code; stderr: {}", o.stderr);
+    assert!(
+        o.stderr.contains("case.toml"),
+        "names the file: {}",
+        o.stderr
+    );
+    for n in names {
+        assert!(
+            o.stderr.contains(n),
+            "message should name {n:?}: {}",
+            o.stderr
+        );
+    }
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    o.stderr
+}
+
+#[test]
+fn good_input_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "good.toml", GOOD);
+    let o = check(&p);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn malformed_toml() {
+    bad("dt = 0.01", "dt = = 0.01", &["line 8"]);
+}
+
+#[test]
+fn unknown_key() {
+    bad(
+        "end = 0.02",
+        "end = 0.02\nstep_size = 3",
+        &["step_size", "line 10"],
+    );
+}
+
+#[test]
+fn missing_mesh_file() {
+    bad(
+        "[mesh]\n",
+        "[mesh]\nfile = \"nowhere.msh\"\n",
+        &["mesh.file", "nowhere.msh", "line 12"],
+    );
+}
+
+#[test]
+fn missing_group() {
+    bad(
+        "group = \"plate\"",
+        "group = \"slab\"",
+        &["body[0].group", "slab", "line 21"],
+    );
+}
+
+#[test]
+fn non_positive_modulus() {
+    bad(
+        "young = 1000.0",
+        "young = 0.0",
+        &["body[0].material.young", "line 22"],
+    );
+}
+
+#[test]
+fn non_positive_density() {
+    bad(
+        "density = 1.0",
+        "density = -2.0",
+        &["body[0].material.density", "line 22"],
+    );
+}
+
+#[test]
+fn poisson_out_of_range() {
+    bad(
+        "poisson = 0.3",
+        "poisson = 0.5",
+        &["body[0].material.poisson", "(-1, 0.5)"],
+    );
+    bad(
+        "poisson = 0.3",
+        "poisson = -1.0",
+        &["body[0].material.poisson"],
+    );
+}
+
+#[test]
+fn non_positive_dt() {
+    bad("dt = 0.01", "dt = 0.0", &["time.dt", "line 7"]);
+    bad("dt = 0.01", "dt = -1e-3", &["time.dt"]);
+}
+
+#[test]
+fn dimension_not_2_or_3() {
+    bad(
+        "dimension = 2",
+        "dimension = 4",
+        &["problem.dimension", "line 4"],
+    );
+}
+
+const MSH_HEAD: &str =
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n2 1 \"plate\"\n$EndPhysicalNames\n\
+$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 2 0 0\n6 2 1 0\n$EndNodes\n";
+
+fn mesh_case(msh: &str, names: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "plate.msh", msh);
+    let toml = GOOD.replacen("[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]\n", "file = \"plate.msh\"\n", 1);
+    assert!(toml.contains("plate.msh"));
+    let p = write(dir.path(), "case.toml", &toml);
+    let o = check(&p);
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(o.stderr.contains("case.toml"), "{}", o.stderr);
+    for n in names {
+        assert!(
+            o.stderr.contains(n),
+            "message should name {n:?}: {}",
+            o.stderr
+        );
+    }
+}
+
+#[test]
+fn valid_handwritten_msh22_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "plate.msh",
+        &format!("{MSH_HEAD}$Elements\n2\n1 3 2 1 1 1 2 3 4\n2 3 2 1 1 2 5 6 3\n$EndElements\n"),
+    );
+    let toml = GOOD.replacen("[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]\n", "file = \"plate.msh\"\n", 1);
+    let p = write(dir.path(), "case.toml", &toml);
+    let o = check(&p);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn truncated_mesh() {
+    let full =
+        format!("{MSH_HEAD}$Elements\n2\n1 3 2 1 1 1 2 3 4\n2 3 2 1 1 2 5 6 3\n$EndElements\n");
+    let cut = &full[..full.find("2 3 2 1 1 2 5").unwrap() + 5];
+    mesh_case(cut, &["mesh.file", "plate.msh"]);
+}
+
+#[test]
+fn inverted_element() {
+    // second quad numbered clockwise
+    mesh_case(
+        &format!("{MSH_HEAD}$Elements\n2\n1 3 2 1 1 1 2 3 4\n2 3 2 1 1 2 3 6 5\n$EndElements\n"),
+        &["mesh", "plate"],
+    );
+}
+
+#[test]
+fn degenerate_element() {
+    // second quad collapsed onto a line
+    mesh_case(
+        &format!("{MSH_HEAD}$Elements\n2\n1 3 2 1 1 1 2 3 4\n2 3 2 1 1 2 5 5 2\n$EndElements\n"),
+        &["mesh", "plate"],
+    );
+}
+
+#[test]
+fn missing_input_file() {
+    let o = check(Path::new("/nonexistent/dir/case.toml"));
+    assert_eq!(o.code, Some(2));
+    assert!(o.stderr.contains("case.toml"), "{}", o.stderr);
+}
+
+#[test]
+fn wrong_component_count() {
+    bad(
+        "density = 1.0 }",
+        "density = 1.0 }\nvelocity = [1.0, 2.0, 3.0]",
+        &["body[0].velocity", "expected 2 components"],
+    );
+}
