@@ -5,6 +5,7 @@
 //! gap `g ≥ 0` separated, `g < 0` penetrated; contact pressure `p_N ≥ 0`;
 //! per-contact local vectors ordered `[normal, tangent1, tangent2]`.
 
+pub mod contact;
 pub mod dynamics;
 pub mod fe;
 pub mod input;
