@@ -106,11 +106,12 @@ impl Material {
         }
     }
 
-    /// `W(C1) − W(C0)`, for neo-Hookean evaluated without cancellation (the value
-    /// the discrete gradient is built on).
+    /// `W(C1) − W(C0)` evaluated without cancellation for close arguments (for
+    /// neo-Hookean the value the discrete gradient is built on), accurate to
+    /// round-off relative to `|S||ΔC|`.
     pub fn energy_difference(&self, c0: &Matrix3<f64>, c1: &Matrix3<f64>) -> f64 {
         match self {
-            Material::Svk(m) => m.energy(c1) - m.energy(c0),
+            Material::Svk(m) => m.energy_difference(c0, c1),
             Material::NeoHookean(m) => m.energy_difference(c0, c1),
         }
     }

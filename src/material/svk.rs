@@ -36,6 +36,14 @@ impl Svk {
         0.5 * self.lambda * tr * tr + self.mu * e.dot(&e)
     }
 
+    /// `W(C1) − W(C0) = λ/2 tr(ΔE) tr(E0 + E1) + μ ΔE:(E0 + E1)`, free of cancellation
+    /// for close arguments (`ΔE = ΔC/2`).
+    pub fn energy_difference(&self, c0: &Matrix3<f64>, c1: &Matrix3<f64>) -> f64 {
+        let de = (c1 - c0) * 0.5;
+        let es = Self::strain(c0) + Self::strain(c1);
+        0.5 * self.lambda * de.trace() * es.trace() + self.mu * de.dot(&es)
+    }
+
     /// `S = λ tr(E) I + 2μ E`.
     pub fn stress(&self, c: &Matrix3<f64>) -> Matrix3<f64> {
         self.stress_of_strain(&Self::strain(c))
