@@ -20,9 +20,22 @@ use super::ElementKind;
 use crate::material::Material;
 use geometry::{checked_det, deformation_gradient, qp_geometry};
 use nalgebra::Matrix3;
-use stiffness::{add_force, add_tangent};
+use stiffness::{add_force, add_tangent, scatter, Blocks};
 
 pub use length::characteristic_length;
+
+/// Calls `f::<D, N>(args)` with the node count `N` of the element as a constant.
+macro_rules! by_nodes {
+    ($nn:expr, $f:ident::<$d:ident>($($arg:expr),*)) => {
+        match $nn {
+            2 => $f::<$d, 2>($($arg),*),
+            3 => $f::<$d, 3>($($arg),*),
+            4 => $f::<$d, 4>($($arg),*),
+            8 => $f::<$d, 8>($($arg),*),
+            n => unreachable!("no element has {n} nodes"),
+        }
+    };
+}
 
 /// Which stress enters the internal force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +72,7 @@ pub enum KernelError {
 ///
 /// Errors: `BadReference` if `det J ≤ 0` at a quadrature point; `Inverted` if
 /// `det F_{n+1}` (and, for `Midpoint`, `det F_n`) is not positive and finite.
-/// On error `f` may hold a partial sum and `k` partial contents.
+/// On error `f` may hold a partial sum and `k` is left untouched.
 #[allow(clippy::too_many_arguments)]
 #[track_caller]
 pub fn internal_force<const D: usize>(
@@ -100,37 +113,60 @@ pub fn internal_force<const D: usize>(
             k.len(),
             ndof * ndof
         );
-        k.fill(0.0);
     }
+    by_nodes!(
+        nn,
+        internal_force_n::<D>(t, material, xref, x0, x1, eval, f, k)
+    )
+}
+
+/// [`internal_force`] for `N` nodes (loop bounds known at compile time).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn internal_force_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x0: &[[f64; 3]],
+    x1: &[[f64; 3]],
+    eval: StressEval,
+    f: &mut [f64],
+    k: Option<&mut [f64]>,
+) -> Result<(), KernelError> {
+    let mut acc: Blocks<N> = [[[[0.0; N]; N]; 3]; 3];
+    let want_k = k.is_some();
     for q in 0..t.nq {
-        let g = qp_geometry::<D>(t, q, xref)?;
-        let f1 = deformation_gradient::<D>(&g, nn, x1);
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let f1 = deformation_gradient::<D, N>(&g, x1);
         checked_det(&f1)?;
         let c1 = f1.transpose() * f1;
         match eval {
             StressEval::Midpoint => {
-                let f0 = deformation_gradient::<D>(&g, nn, x0);
+                let f0 = deformation_gradient::<D, N>(&g, x0);
                 checked_det(&f0)?;
                 let c0 = f0.transpose() * f0;
                 let fm = (f0 + f1) * 0.5;
                 let s = material.algorithmic_stress(&c0, &c1);
                 check_finite(&s)?;
-                add_force::<D>(&g, nn, &fm, &s, f);
-                if let Some(k) = k.as_deref_mut() {
+                add_force::<D, N>(&g, &fm, &s, f);
+                if want_k {
                     let tan = material.algorithmic_tangent(&c0, &c1);
-                    add_tangent::<D>(&g, nn, &fm, &f1, &s, &tan, 0.5, k);
+                    add_tangent::<D, N>(&g, &fm, &f1, &s, &tan, 0.5, &mut acc);
                 }
             }
             StressEval::EndPoint => {
                 let s = material.stress(&c1);
                 check_finite(&s)?;
-                add_force::<D>(&g, nn, &f1, &s, f);
-                if let Some(k) = k.as_deref_mut() {
+                add_force::<D, N>(&g, &f1, &s, f);
+                if want_k {
                     let tan = material.tangent(&c1);
-                    add_tangent::<D>(&g, nn, &f1, &f1, &s, &tan, 1.0, k);
+                    add_tangent::<D, N>(&g, &f1, &f1, &s, &tan, 1.0, &mut acc);
                 }
             }
         }
+    }
+    if let Some(k) = k {
+        scatter::<D, N>(&acc, k);
     }
     Ok(())
 }
@@ -151,10 +187,19 @@ pub fn strain_energy<const D: usize>(
         x.len(),
         t.nn
     );
+    by_nodes!(t.nn, strain_energy_n::<D>(t, material, xref, x))
+}
+
+fn strain_energy_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x: &[[f64; 3]],
+) -> Result<f64, KernelError> {
     let mut e = 0.0;
     for q in 0..t.nq {
-        let g = qp_geometry::<D>(t, q, xref)?;
-        let fx = deformation_gradient::<D>(&g, t.nn, x);
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let fx = deformation_gradient::<D, N>(&g, x);
         checked_det(&fx)?;
         e += g.dvol * material.energy(&(fx.transpose() * fx));
     }
@@ -167,9 +212,16 @@ pub fn strain_energy<const D: usize>(
 #[track_caller]
 pub fn volume<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> Result<f64, KernelError> {
     let t = checked_table::<D>(kind, xref);
+    by_nodes!(t.nn, volume_n::<D>(t, xref))
+}
+
+fn volume_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    xref: &[[f64; 3]],
+) -> Result<f64, KernelError> {
     let mut v = 0.0;
     for q in 0..t.nq {
-        v += qp_geometry::<D>(t, q, xref)?.dvol;
+        v += qp_geometry::<D, N>(t, q, xref)?.dvol;
     }
     Ok(v)
 }
@@ -196,7 +248,7 @@ pub fn mass<const D: usize>(
     );
     m.fill(0.0);
     for q in 0..t.nq {
-        let w = density * qp_geometry::<D>(t, q, xref)?.dvol;
+        let w = density * by_nodes!(nn, qp_geometry::<D>(t, q, xref))?.dvol;
         let n = &t.n[q];
         for a in 0..nn {
             for b in 0..nn {
@@ -233,11 +285,20 @@ pub fn cell_stress<const D: usize>(
         x.len(),
         t.nn
     );
+    by_nodes!(t.nn, cell_stress_n::<D>(t, material, xref, x))
+}
+
+fn cell_stress_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x: &[[f64; 3]],
+) -> Result<(Matrix3<f64>, f64), KernelError> {
     let mut tau = Matrix3::zeros();
     let (mut vref, mut vcur, mut e) = (0.0, 0.0, 0.0);
     for q in 0..t.nq {
-        let g = qp_geometry::<D>(t, q, xref)?;
-        let fx = deformation_gradient::<D>(&g, t.nn, x);
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let fx = deformation_gradient::<D, N>(&g, x);
         let det = checked_det(&fx)?;
         let c = fx.transpose() * fx;
         tau += fx * material.stress(&c) * fx.transpose() * g.dvol;

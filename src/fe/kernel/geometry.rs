@@ -15,9 +15,10 @@ pub(super) struct QpGeometry {
     pub dvol: f64,
 }
 
-/// Reference geometry at quadrature point `q`; `BadReference` when `det J ≤ 0`.
+/// Reference geometry at quadrature point `q` of an `N`-node element (`xref` holds
+/// at least `N` nodes); `BadReference` when `det J ≤ 0`.
 #[inline]
-pub(super) fn qp_geometry<const D: usize>(
+pub(super) fn qp_geometry<const D: usize, const N: usize>(
     t: &RefTable,
     q: usize,
     xref: &[[f64; 3]],
@@ -27,7 +28,7 @@ pub(super) fn qp_geometry<const D: usize>(
     for i in 0..D {
         for k in 0..D {
             let mut s = 0.0;
-            for a in 0..t.nn {
+            for a in 0..N {
                 s += xref[a][i] * dn[a][k];
             }
             j[(i, k)] = s;
@@ -40,7 +41,7 @@ pub(super) fn qp_geometry<const D: usize>(
     // J⁻¹ = adj(J)/det; explicit to avoid the pivoting branch of a general inverse.
     let jinv = inverse_with_det(&j, det);
     let mut grad = [[0.0; 3]; MAX_NODES];
-    for a in 0..t.nn {
+    for a in 0..N {
         for k in 0..D {
             let mut s = 0.0;
             for m in 0..D {
@@ -75,16 +76,15 @@ fn inverse_with_det(a: &Matrix3<f64>, det: f64) -> Matrix3<f64> {
 
 /// `F = Σ_a x_a ⊗ ∇_X N_a` (3×3, `F_zz = 1` in 2D).
 #[inline]
-pub(super) fn deformation_gradient<const D: usize>(
+pub(super) fn deformation_gradient<const D: usize, const N: usize>(
     g: &QpGeometry,
-    nn: usize,
     x: &[[f64; 3]],
 ) -> Matrix3<f64> {
     let mut f = Matrix3::<f64>::identity();
     for i in 0..D {
         for k in 0..D {
             let mut s = 0.0;
-            for a in 0..nn {
+            for a in 0..N {
                 s += x[a][i] * g.grad[a][k];
             }
             f[(i, k)] = s;
