@@ -61,8 +61,8 @@ pub enum KernelError {
 /// Adds the element internal force to `f` (length `n·D`) and, when `k` is given,
 /// writes the consistent tangent `∂f/∂x1` into `k` (length `(n·D)²`, overwritten).
 ///
-/// * [`StressEval::Midpoint`] (DESIGN §4; Simo & Tarnow 1992 eq. 4.12; Gonzalez 2000
-///   eq. 4.9): `f_a = ∫ F_{n+½} S_alg(C_n, C_{n+1}) ∇_X N_a dV`, `F_{n+½} = (F_n+F_{n+1})/2`.
+/// * [`StressEval::Midpoint`] (DESIGN §4; Love & Laursen 2003 eq. 39; Simo & Tarnow
+///   1992; Gonzalez 2000): `f_a = ∫ F_{n+½} S_alg(C_n, C_{n+1}) ∇_X N_a dV`, `F_{n+½} = (F_n+F_{n+1})/2`.
 ///   Tangent (unsymmetric): `K_{ai,bj} = ∫ ½ (∇N_a·S_alg ∇N_b) δ_ij
 ///   + (F_{n+½}ᵀ e_i ⊗ ∇N_a) : ∂S_alg/∂C_{n+1} : (F_{n+1}ᵀ dF + dFᵀ F_{n+1})`,
 ///   `dF = e_j ⊗ ∇N_b`. Then `f·(x1 − x0) = Π(x1) − Π(x0)`, `Σ_a f_a = 0` and
@@ -229,7 +229,8 @@ fn volume_n<const D: usize, const N: usize>(
 /// Mass: consistent `m[a*n+b] = ∫ ρ N_a N_b dV` (n×n scalar matrix, overwritten)
 /// or, with `lumped`, the row sums on the diagonal (`m[a*n+a]`, others 0).
 /// Both have total `Σ_ab m_ab = ρ V`. The consistent mass is exact for affine
-/// simplices and for quad4 (Hughes 2000, §7.3); row-sum lumping follows Hughes eq. 7.3.20.
+/// simplices and for quad4 (Love & Laursen 2003 eq. 38: `M_AB = ⟨ρ₀N_A, N_B⟩`); lumping is
+/// the row-sum rule (Hughes, *The Finite Element Method*, 2000, ch. 7).
 #[track_caller]
 pub fn mass<const D: usize>(
     kind: ElementKind,

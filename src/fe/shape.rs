@@ -10,8 +10,8 @@
 //! * `Hex8`: the bottom face ζ = −1 counter-clockwise seen from +ζ, then the top
 //!   face in the same order; `N_a = ⅛(1+ξ_aξ)(1+η_aη)(1+ζ_aζ)`.
 //!
-//! Quadrature (Hughes, *The Finite Element Method*, 2000, §3.8 and Table 3.I.1;
-//! Zienkiewicz & Taylor, Vol. 1, Tables 6.3/6.4): tensor Gauss–Legendre with
+//! Quadrature (Hughes, *The Finite Element Method*, 2000, ch. 3; Zienkiewicz, Taylor &
+//! Zhu, *The Finite Element Method*, Vol. 1, ch. 6): tensor Gauss–Legendre with
 //! 2 points per direction (exact to degree 3 per direction) on line/quad/hex;
 //! the 3-point interior rule on triangles and the 4-point rule
 //! `a = (5+3√5)/20, b = (5−√5)/20` on tetrahedra, both exact to total degree 2,

@@ -2,7 +2,8 @@
 //! linearization with respect to `C1`.
 //!
 //! Gonzalez (2000), "Exact energy and momentum conserving algorithms for general
-//! models in nonlinear elasticity", CMAME 190, 1763–1783, eq. (4.9)/(5.4); DESIGN §4:
+//! models in nonlinear elasticity", CMAME 190, 1763–1783 (the discrete gradient of a
+//! strain energy written in `C`); DESIGN §4:
 //!
 //! ```text
 //! S_alg = S(C_m) + 2φ ΔC/(ΔC:ΔC),   φ = W(C1) − W(C0) − ½ S(C_m):ΔC,

@@ -1,12 +1,12 @@
 //! Compressible neo-Hookean material.
 //!
-//! `W = μ/2 (tr C − 3) − μ ln J + λ/2 (ln J)²`, `J = √det C` (Simo & Hughes,
-//! *Computational Inelasticity*, 1998, eq. 9.2.x; Bonet & Wood, *Nonlinear Continuum
-//! Mechanics for FEA*, 2nd ed., eq. 6.27). With `ℓ = ln J`:
+//! `W = μ/2 (tr C − 3) − μ ln J + λ/2 (ln J)²`, `J = √det C` (Bonet & Wood,
+//! *Nonlinear Continuum Mechanics for Finite Element Analysis*, 2nd ed. 2008, ch. 6,
+//! compressible neo-Hookean). With `ℓ = ln J`:
 //!
 //! * `S = 2∂W/∂C = μ (I − C⁻¹) + λ ℓ C⁻¹`,
 //! * `dS = (μ − λℓ) C⁻¹ dC C⁻¹ + λ/2 (C⁻¹:dC) C⁻¹`, i.e. `∂S/∂C` (half of Bonet &
-//!   Wood's ℂ, eq. 6.28, because `dS = ½ ℂ:dC`).
+//!   Wood's ℂ, because `dS = ½ ℂ:dC`).
 //!
 //! The energy-conserving algorithmic stress is Gonzalez's discrete gradient
 //! (see [`super::discrete_gradient`]); it needs the energy *difference*

@@ -4,7 +4,7 @@
 //! `∂S/∂C = λ/2 (I ⊗ I) + μ 𝕀` (i.e. half the usual elasticity tensor ℂ = 4∂²W/∂C²).
 //!
 //! Simo & Tarnow (1992), "The discrete energy-momentum method. Conserving algorithms
-//! for nonlinear elastodynamics", ZAMP 43, 757–792, eq. (4.12): for this quadratic
+//! for nonlinear elastodynamics", ZAMP 43, 757–792 (the St. Venant–Kirchhoff case): for this quadratic
 //! energy the stress of the *average* strain `E_m = (E_n + E_{n+1})/2`,
 //! `S_alg = λ tr(E_m) I + 2μ E_m`, satisfies `W(C1) − W(C0) = ½ S_alg:(C1 − C0)`
 //! exactly (DESIGN §4); its derivative with respect to `C1` is `¼ ℂ`.
