@@ -2,11 +2,40 @@
 //! stress, characteristic length. Dimension `D` is 2 (plane strain) or 3.
 //! Coordinates are always passed as `[f64; 3]` (z = 0 in 2D). Nodal vectors are
 //! laid out node-major: `f[a*D + i]`; matrices row-major `k[(a*D+i)*(n*D) + b*D+j]`.
-//! (Interface fixed by the skeleton; bodies are the fe owner's to fill.)
+//!
+//! All kernels integrate with the element's full Gauss rule ([`ElementKind::quadrature`])
+//! using the precomputed shape tables, and allocate nothing: per-element data lives
+//! in fixed-size stack arrays (at most 8 nodes × 3 = 24 dofs).
+//!
+//! Contract for callers (panics, these are caller bugs): `D` is 2 or 3, `kind` has
+//! reference dimension `D` (tri3/quad4 in 2D, tet4/hex8 in 3D), and every slice has
+//! the length stated in the function docs.
 
+mod geometry;
+mod length;
+mod stiffness;
+
+use super::tables::{table, RefTable};
 use super::ElementKind;
 use crate::material::Material;
+use geometry::{checked_det, deformation_gradient, qp_geometry};
 use nalgebra::Matrix3;
+use stiffness::{add_force, add_tangent, scatter, Blocks};
+
+pub use length::characteristic_length;
+
+/// Calls `f::<D, N>(args)` with the node count `N` of the element as a constant.
+macro_rules! by_nodes {
+    ($nn:expr, $f:ident::<$d:ident>($($arg:expr),*)) => {
+        match $nn {
+            2 => $f::<$d, 2>($($arg),*),
+            3 => $f::<$d, 3>($($arg),*),
+            4 => $f::<$d, 4>($($arg),*),
+            8 => $f::<$d, 8>($($arg),*),
+            n => unreachable!("no element has {n} nodes"),
+        }
+    };
+}
 
 /// Which stress enters the internal force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +60,21 @@ pub enum KernelError {
 
 /// Adds the element internal force to `f` (length `n·D`) and, when `k` is given,
 /// writes the consistent tangent `∂f/∂x1` into `k` (length `(n·D)²`, overwritten).
+///
+/// * [`StressEval::Midpoint`] (DESIGN §4; Love & Laursen 2003 eq. 39; Simo & Tarnow
+///   1992; Gonzalez 2000): `f_a = ∫ F_{n+½} S_alg(C_n, C_{n+1}) ∇_X N_a dV`, `F_{n+½} = (F_n+F_{n+1})/2`.
+///   Tangent (unsymmetric): `K_{ai,bj} = ∫ ½ (∇N_a·S_alg ∇N_b) δ_ij
+///   + (F_{n+½}ᵀ e_i ⊗ ∇N_a) : ∂S_alg/∂C_{n+1} : (F_{n+1}ᵀ dF + dFᵀ F_{n+1})`,
+///   `dF = e_j ⊗ ∇N_b`. Then `f·(x1 − x0) = Π(x1) − Π(x0)`, `Σ_a f_a = 0` and
+///   `Σ_a x_{n+½,a} × f_a = 0` to round-off.
+/// * [`StressEval::EndPoint`]: `f_a = ∫ F_{n+1} S(C_{n+1}) ∇_X N_a dV` with the usual
+///   symmetric total-Lagrangian tangent; `x0` is not read (may be `x1`).
+///
+/// Errors: `BadReference` if `det J ≤ 0` at a quadrature point; `Inverted` if
+/// `det F_{n+1}` (and, for `Midpoint`, `det F_n`) is not positive and finite.
+/// On error `f` may hold a partial sum and `k` is left untouched.
+#[allow(clippy::too_many_arguments)]
+#[track_caller]
 pub fn internal_force<const D: usize>(
     kind: ElementKind,
     material: &Material,
@@ -41,29 +85,153 @@ pub fn internal_force<const D: usize>(
     f: &mut [f64],
     k: Option<&mut [f64]>,
 ) -> Result<(), KernelError> {
-    let _ = (kind, material, xref, x0, x1, eval, f, k);
-    todo!("fe: internal force")
+    let t = checked_table::<D>(kind, xref);
+    let nn = t.nn;
+    let ndof = nn * D;
+    assert!(
+        x1.len() == nn,
+        "internal_force: x1 has {} nodes, expected {nn}",
+        x1.len()
+    );
+    assert!(
+        f.len() == ndof,
+        "internal_force: f has length {}, expected {ndof}",
+        f.len()
+    );
+    if eval == StressEval::Midpoint {
+        assert!(
+            x0.len() == nn,
+            "internal_force: x0 has {} nodes, expected {nn}",
+            x0.len()
+        );
+    }
+    let mut k = k;
+    if let Some(k) = k.as_deref_mut() {
+        assert!(
+            k.len() == ndof * ndof,
+            "internal_force: k has length {}, expected {}",
+            k.len(),
+            ndof * ndof
+        );
+    }
+    by_nodes!(
+        nn,
+        internal_force_n::<D>(t, material, xref, x0, x1, eval, f, k)
+    )
+}
+
+/// [`internal_force`] for `N` nodes (loop bounds known at compile time).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn internal_force_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x0: &[[f64; 3]],
+    x1: &[[f64; 3]],
+    eval: StressEval,
+    f: &mut [f64],
+    k: Option<&mut [f64]>,
+) -> Result<(), KernelError> {
+    let mut acc: Blocks<N> = [[[[0.0; N]; N]; 3]; 3];
+    let want_k = k.is_some();
+    for q in 0..t.nq {
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let f1 = deformation_gradient::<D, N>(&g, x1);
+        checked_det(&f1)?;
+        let c1 = f1.transpose() * f1;
+        match eval {
+            StressEval::Midpoint => {
+                let f0 = deformation_gradient::<D, N>(&g, x0);
+                checked_det(&f0)?;
+                let c0 = f0.transpose() * f0;
+                let fm = (f0 + f1) * 0.5;
+                let s = material.algorithmic_stress(&c0, &c1);
+                check_finite(&s)?;
+                add_force::<D, N>(&g, &fm, &s, f);
+                if want_k {
+                    let tan = material.algorithmic_tangent(&c0, &c1);
+                    add_tangent::<D, N>(&g, &fm, &f1, &s, &tan, 0.5, &mut acc);
+                }
+            }
+            StressEval::EndPoint => {
+                let s = material.stress(&c1);
+                check_finite(&s)?;
+                add_force::<D, N>(&g, &f1, &s, f);
+                if want_k {
+                    let tan = material.tangent(&c1);
+                    add_tangent::<D, N>(&g, &f1, &f1, &s, &tan, 1.0, &mut acc);
+                }
+            }
+        }
+    }
+    if let Some(k) = k {
+        scatter::<D, N>(&acc, k);
+    }
+    Ok(())
 }
 
 /// Strain energy `∫ W(C) dV` of the element in configuration `x`.
+/// `Inverted` if `det F ≤ 0` at a quadrature point (also for SVK, whose `W` would be finite).
+#[track_caller]
 pub fn strain_energy<const D: usize>(
     kind: ElementKind,
     material: &Material,
     xref: &[[f64; 3]],
     x: &[[f64; 3]],
 ) -> Result<f64, KernelError> {
-    let _ = (kind, material, xref, x);
-    todo!("fe: strain energy")
+    let t = checked_table::<D>(kind, xref);
+    assert!(
+        x.len() == t.nn,
+        "strain_energy: x has {} nodes, expected {}",
+        x.len(),
+        t.nn
+    );
+    by_nodes!(t.nn, strain_energy_n::<D>(t, material, xref, x))
 }
 
-/// Reference volume (area in 2D, per unit thickness).
+fn strain_energy_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x: &[[f64; 3]],
+) -> Result<f64, KernelError> {
+    let mut e = 0.0;
+    for q in 0..t.nq {
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let fx = deformation_gradient::<D, N>(&g, x);
+        checked_det(&fx)?;
+        e += g.dvol * material.energy(&(fx.transpose() * fx));
+    }
+    Ok(e)
+}
+
+/// Reference volume (area in 2D, per unit thickness): `Σ_q w_q det J_q`
+/// (exact for affine simplices and for quad4; hex8 `det J` is of degree 2 per
+/// direction, also integrated exactly by 2×2×2 Gauss).
+#[track_caller]
 pub fn volume<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> Result<f64, KernelError> {
-    let _ = (kind, xref);
-    todo!("fe: volume")
+    let t = checked_table::<D>(kind, xref);
+    by_nodes!(t.nn, volume_n::<D>(t, xref))
+}
+
+fn volume_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    xref: &[[f64; 3]],
+) -> Result<f64, KernelError> {
+    let mut v = 0.0;
+    for q in 0..t.nq {
+        v += qp_geometry::<D, N>(t, q, xref)?.dvol;
+    }
+    Ok(v)
 }
 
 /// Mass: consistent `m[a*n+b] = ∫ ρ N_a N_b dV` (n×n scalar matrix, overwritten)
 /// or, with `lumped`, the row sums on the diagonal (`m[a*n+a]`, others 0).
+/// Both have total `Σ_ab m_ab = ρ V`. The consistent mass is exact for affine
+/// simplices and for quad4 (Love & Laursen 2003 eq. 38: `M_AB = ⟨ρ₀N_A, N_B⟩`); lumping is
+/// the row-sum rule (Hughes, *The Finite Element Method*, 2000, ch. 7).
+#[track_caller]
 pub fn mass<const D: usize>(
     kind: ElementKind,
     density: f64,
@@ -71,25 +239,105 @@ pub fn mass<const D: usize>(
     lumped: bool,
     m: &mut [f64],
 ) -> Result<(), KernelError> {
-    let _ = (kind, density, xref, lumped, m);
-    todo!("fe: mass")
+    let t = checked_table::<D>(kind, xref);
+    let nn = t.nn;
+    assert!(
+        m.len() == nn * nn,
+        "mass: m has length {}, expected {}",
+        m.len(),
+        nn * nn
+    );
+    m.fill(0.0);
+    for q in 0..t.nq {
+        let w = density * by_nodes!(nn, qp_geometry::<D>(t, q, xref))?.dvol;
+        let n = &t.n[q];
+        for a in 0..nn {
+            for b in 0..nn {
+                m[a * nn + b] += w * n[a] * n[b];
+            }
+        }
+    }
+    if lumped {
+        for a in 0..nn {
+            let row: f64 = m[a * nn..(a + 1) * nn].iter().sum();
+            m[a * nn..(a + 1) * nn].fill(0.0);
+            m[a * nn + a] = row;
+        }
+    }
+    Ok(())
 }
 
 /// Volume-averaged Cauchy stress (3×3; plane strain has σ_zz ≠ 0) and strain
 /// energy density (energy / reference volume) of the element in configuration `x`.
+///
+/// The average is over the *current* volume: `σ̄ = ∫ σ dv / ∫ dv
+/// = Σ_q dV_q F S Fᵀ / Σ_q dV_q det F`, with `σ = F S Fᵀ / J`.
+#[track_caller]
 pub fn cell_stress<const D: usize>(
     kind: ElementKind,
     material: &Material,
     xref: &[[f64; 3]],
     x: &[[f64; 3]],
 ) -> Result<(Matrix3<f64>, f64), KernelError> {
-    let _ = (kind, material, xref, x);
-    todo!("fe: cell stress")
+    let t = checked_table::<D>(kind, xref);
+    assert!(
+        x.len() == t.nn,
+        "cell_stress: x has {} nodes, expected {}",
+        x.len(),
+        t.nn
+    );
+    by_nodes!(t.nn, cell_stress_n::<D>(t, material, xref, x))
 }
 
-/// Characteristic length for the explicit stable time step `h / c`
-/// (smallest altitude / shortest distance between opposite faces).
-pub fn characteristic_length<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> f64 {
-    let _ = (kind, xref);
-    todo!("fe: characteristic length")
+fn cell_stress_n<const D: usize, const N: usize>(
+    t: &RefTable,
+    material: &Material,
+    xref: &[[f64; 3]],
+    x: &[[f64; 3]],
+) -> Result<(Matrix3<f64>, f64), KernelError> {
+    let mut tau = Matrix3::zeros();
+    let (mut vref, mut vcur, mut e) = (0.0, 0.0, 0.0);
+    for q in 0..t.nq {
+        let g = qp_geometry::<D, N>(t, q, xref)?;
+        let fx = deformation_gradient::<D, N>(&g, x);
+        let det = checked_det(&fx)?;
+        let c = fx.transpose() * fx;
+        tau += fx * material.stress(&c) * fx.transpose() * g.dvol;
+        e += g.dvol * material.energy(&c);
+        vref += g.dvol;
+        vcur += g.dvol * det;
+    }
+    Ok((tau / vcur, e / vref))
+}
+
+/// The table of `kind` after checking the caller's contract.
+#[track_caller]
+#[inline]
+fn checked_table<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> &'static RefTable {
+    assert!(D == 2 || D == 3, "fe kernels: D must be 2 or 3, got {D}");
+    assert!(
+        kind.ref_dim() == D,
+        "fe kernels: {} is not a {D}D body element",
+        kind.name()
+    );
+    let t = table(kind);
+    assert!(
+        xref.len() == t.nn,
+        "fe kernels: xref has {} nodes, {} needs {}",
+        xref.len(),
+        kind.name(),
+        t.nn
+    );
+    t
+}
+
+/// A non-finite stress (e.g. overflow at an absurd strain) is reported as inversion:
+/// the step must be cut either way.
+#[inline]
+fn check_finite(s: &Matrix3<f64>) -> Result<(), KernelError> {
+    if s.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(KernelError::Inverted { det_f: f64::NAN })
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod kernel;
 mod shape;
+mod tables;
 
 pub use shape::*;
 
