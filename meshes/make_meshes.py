@@ -8,7 +8,7 @@ Every model is written in the four formats the reader supports:
     <name>.msh41.msh      MSH 4.1 ASCII         (Mesh.MshFileVersion 4.1, Mesh.Binary 0)
     <name>.msh41b.msh     MSH 4.1 binary        (Mesh.MshFileVersion 4.1, Mesh.Binary 1)
 
-and `manifest.json` records what an independent reader (the Gmsh API itself and
+and `manifest.toml` records what an independent reader (the Gmsh API itself and
 meshio, which re-reads the written files) says about each model: node count,
 the physical groups (name, dimension, element count per kind) and the measure
 (length / area / volume) of every group computed from the node coordinates, plus
@@ -26,7 +26,6 @@ Models:
 
 Run from the repository root:  python3 meshes/make_meshes.py
 """
-import json
 import os
 
 import gmsh
@@ -217,8 +216,31 @@ def main():
         gmsh.option.setNumber("Mesh.MeshSizeMax", 1e22)
         manifest.append(make())
     gmsh.finalize()
-    with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
+    with open(os.path.join(HERE, "manifest.toml"), "w") as f:
+        f.write(to_toml(manifest))
+
+
+def to_toml(manifest):
+    """The manifest as TOML (read by tests/mesh_gmsh.rs)."""
+    out = ["# Written by meshes/make_meshes.py: what Gmsh and meshio say about each model.\n"]
+    for m in manifest:
+        out.append("[[mesh]]")
+        out.append(f'name = "{m["name"]}"')
+        out.append(f'dim = {m["dim"]}')
+        out.append(f'nodes = {m["nodes"]}')
+        out.append("files = [" + ", ".join(f'"{f}"' for f in m["files"]) + "]")
+        for f, cells in m["meshio_cells"].items():
+            out.append(f'# meshio cells in {f}: {cells}')
+        for g in m["groups"]:
+            out.append("[[mesh.group]]")
+            out.append(f'name = "{g["name"]}"')
+            out.append(f'dim = {g["dim"]}')
+            out.append("kinds = { " + ", ".join(f"{k} = {v}" for k, v in sorted(g["elements"].items())) + " }")
+            out.append(f'measure = {float(g["measure"])!r}')
+            if g["exact"] is not None:
+                out.append(f'exact = {float(g["exact"])!r}')
+        out.append("")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
