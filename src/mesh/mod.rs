@@ -9,10 +9,13 @@
 use crate::fe::ElementKind;
 use std::path::{Path, PathBuf};
 
+mod check;
 pub mod generate;
+mod geometry;
 mod gmsh;
 
-pub use gmsh::read_gmsh;
+pub use geometry::element_measure;
+pub use gmsh::{parse_gmsh, read_gmsh};
 
 /// One element: its kind and global node indices (0-based into `Mesh::nodes`).
 /// Node order follows Gmsh/VTK.
@@ -95,10 +98,46 @@ impl Mesh {
     }
 
     /// Appends `other` (same dimension), offsetting its node indices; returns the
-    /// offset. Fails if a group name is already taken.
+    /// offset. Fails if a group name is already taken or the dimensions differ.
+    /// An empty mesh (`Mesh::default()`, dimension 0) takes `other`'s dimension.
     pub fn append(&mut self, other: Mesh) -> Result<usize, MeshError> {
-        let _ = other;
-        todo!("mesh: append")
+        let empty = self.dim == 0 && self.nodes.is_empty() && self.groups.is_empty();
+        if !empty && self.dim != other.dim {
+            return Err(MeshError::Invalid(format!(
+                "cannot append a {}D mesh to a {}D mesh",
+                other.dim, self.dim
+            )));
+        }
+        for g in &other.groups {
+            if self.group(&g.name).is_some() {
+                return Err(MeshError::Invalid(format!(
+                    "cannot append: group name \"{}\" is already taken",
+                    g.name
+                )));
+            }
+        }
+        let mut names: Vec<&str> = other.groups.iter().map(|g| g.name.as_str()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(MeshError::Invalid(format!(
+                "cannot append: the appended mesh has two groups named \"{}\"",
+                w[0]
+            )));
+        }
+        if empty {
+            self.dim = other.dim;
+        }
+        let offset = self.nodes.len();
+        self.nodes.extend_from_slice(&other.nodes);
+        for mut g in other.groups {
+            for e in &mut g.elements {
+                for n in e.nodes_mut() {
+                    *n += offset;
+                }
+            }
+            self.groups.push(g);
+        }
+        Ok(offset)
     }
 
     /// Nodes used by a group, sorted and deduplicated.
@@ -114,11 +153,16 @@ impl Mesh {
         Some(v)
     }
 
-    /// Checks every element of every group of the model's dimension: positive
-    /// reference Jacobian at every quadrature point. The error names the group and
-    /// the element's index in it.
-    pub fn check_elements(&self) -> Result<(), MeshError> {
-        todo!("mesh: check elements")
+    /// Total measure (length, area or volume) of a group's elements, computed
+    /// from the node coordinates ([`element_measure`]).
+    pub fn group_measure(&self, name: &str) -> Option<f64> {
+        let g = self.group(name)?;
+        Some(
+            g.elements
+                .iter()
+                .map(|e| element_measure(e, &self.nodes))
+                .sum(),
+        )
     }
 }
 
