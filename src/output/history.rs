@@ -82,11 +82,49 @@ fn drift_series(table: &CsvTable, t: &[f64], name: &str, cols: [&str; 3]) -> Vec
         .into_iter()
         .map(|(c, v)| {
             let v0 = v[0];
+            // A component that never changes has no point on the log axis: say so.
+            let constant = if v.iter().all(|&x| x == v0) {
+                " = 0"
+            } else {
+                ""
+            };
             Series {
-                label: format!("Δ{name}{}{note}", &c[1..]),
+                label: format!("Δ{name}{}{constant}{note}", &c[1..]),
                 x: t.to_vec(),
                 y: v.iter().map(|&x| (x - v0) * scale).collect(),
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drift_is_relative_to_the_initial_norm() {
+        let table = CsvTable {
+            header: ["t", "lx", "ly", "jz"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            rows: vec![
+                vec![0.0, 3.0, 4.0, 0.0],
+                vec![1.0, 3.0 + 5e-10, 4.0 - 1e-9, 2.0],
+            ],
+        };
+        let t = table.column("t").unwrap();
+        let l = drift_series(&table, &t, "L", ["lx", "ly", "lz"]);
+        assert_eq!(l.len(), 2, "lz is absent and skipped");
+        assert_eq!((l[0].label.as_str(), l[1].label.as_str()), ("ΔLx", "ΔLy"));
+        assert_eq!(l[0].y[0], 0.0);
+        // |L0| = 5: (5e-10 / 5, −1e-9 / 5) up to the round-off of the subtraction.
+        assert!((l[0].y[1] - 1e-10).abs() < 1e-15, "{}", l[0].y[1]);
+        assert!((l[1].y[1] + 2e-10).abs() < 1e-15, "{}", l[1].y[1]);
+        // J starts at zero: absolute change, labelled as such.
+        let j = drift_series(&table, &t, "J", ["jx", "jy", "jz"]);
+        assert_eq!(j.len(), 1);
+        assert_eq!(j[0].label, "ΔJz (absolute)");
+        assert_eq!(j[0].y, vec![0.0, 2.0]);
+    }
 }

@@ -16,7 +16,7 @@ mod vtk;
 pub use csv::{read_csv, CsvTable, CsvWriter};
 pub use history::plot_history;
 pub use plot::{plot_lines, Series};
-pub use vtk::{write_vtu, Pvd};
+pub use vtk::{render_vtu, write_vtu, Pvd};
 
 /// Output failures, naming the file.
 #[derive(Debug, thiserror::Error)]

@@ -160,6 +160,58 @@ fn log_range(b: Option<(f64, f64)>) -> std::ops::Range<f64> {
     }
 }
 
+/// A tick label on a log axis: one significant digit (`2e-15`, where
+/// plotters' default would print `2.0000000000000002e-15`).
+fn log_tick_label(v: &f64) -> String {
+    format!("{v:.0e}")
+}
+
+/// Tick labels for a linear axis over `range` with about ten ticks: just
+/// enough digits that neighbouring ticks differ (plotters' default prints
+/// `8.0` for every tick of an axis spanning 8 ± 1e-12).
+#[derive(Debug, Clone, Copy)]
+struct LinearTicks {
+    /// Decimals in fixed notation, or `None` for scientific notation.
+    fixed: Option<usize>,
+    /// Significant digits in scientific notation.
+    digits: usize,
+}
+
+impl LinearTicks {
+    fn new(range: &std::ops::Range<f64>) -> LinearTicks {
+        let step = (range.end - range.start) / 10.0;
+        let big = range.start.abs().max(range.end.abs());
+        // Decimal exponent of the tick step and of the largest value.
+        let e_step = step.log10().floor();
+        let e_big = if big > 0.0 {
+            big.log10().floor()
+        } else {
+            e_step
+        };
+        let digits = ((e_big - e_step).max(0.0) as usize + 2).min(17);
+        let fixed = (1e-3..1e6)
+            .contains(&big)
+            .then(|| (1.0 - e_step).max(0.0) as usize);
+        LinearTicks { fixed, digits }
+    }
+
+    fn label(&self, v: f64) -> String {
+        match self.fixed {
+            Some(d) => format!("{v:.d$}"),
+            None => format!("{v:.p$e}", p = self.digits - 1),
+        }
+    }
+
+    /// Width in pixels of the label area these labels need (14 px font).
+    fn width(&self, range: &std::ops::Range<f64>) -> u32 {
+        let n = self
+            .label(range.start)
+            .len()
+            .max(self.label(range.end).len());
+        (n as u32 * 9 + 50).max(80)
+    }
+}
+
 /// Everything needed to draw one figure on any backend.
 struct Plot<'a> {
     title: &'a str,
@@ -176,9 +228,12 @@ impl Plot<'_> {
         let x = linear_range(bounds(all().map(|p| p.0)));
         let yb = bounds(all().map(|p| p.1));
         if self.log_y {
-            self.draw_in(root, x, log_range(yb).log_scale())
+            self.draw_in(root, x, log_range(yb).log_scale(), None)
         } else {
-            self.draw_in(root, x, linear_range(yb))
+            let y = linear_range(yb);
+            let ticks = LinearTicks::new(&y);
+            let width = ticks.width(&y);
+            self.draw_in(root, x, y, Some((ticks, width)))
         }
     }
 
@@ -187,6 +242,7 @@ impl Plot<'_> {
         root: DrawingArea<DB, Shift>,
         x: std::ops::Range<f64>,
         y: Y,
+        linear_y: Option<(LinearTicks, u32)>,
     ) -> Result<(), String>
     where
         DB: DrawingBackend,
@@ -199,17 +255,21 @@ impl Plot<'_> {
             .caption(self.title, ("sans-serif", 26))
             .margin(16)
             .x_label_area_size(50)
-            .y_label_area_size(90)
+            .y_label_area_size(linear_y.map_or(90, |(_, w)| w))
             .build_cartesian_2d(x, y)
             .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc(self.xlabel)
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.xlabel)
             .y_desc(self.ylabel)
             .axis_desc_style(("sans-serif", 18))
-            .label_style(("sans-serif", 14))
-            .draw()
-            .map_err(|e| err(&e))?;
+            .label_style(("sans-serif", 14));
+        let linear_label = |v: &f64| linear_y.map_or_else(String::new, |(t, _)| t.label(*v));
+        if self.log_y {
+            mesh.y_label_formatter(&log_tick_label);
+        } else {
+            mesh.y_label_formatter(&linear_label);
+        }
+        mesh.draw().map_err(|e| err(&e))?;
         let mut labelled = false;
         for (i, (s, pts)) in self.series.iter().zip(self.curves).enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
@@ -235,5 +295,39 @@ impl Plot<'_> {
         }
         root.present().map_err(|e| err(&e))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Labels of ticks `lo + k·step`, k = 0..=10, over the axis `lo..hi`.
+    fn labels(lo: f64, hi: f64) -> Vec<String> {
+        let t = LinearTicks::new(&(lo..hi));
+        (0..=10)
+            .map(|k| t.label(lo + k as f64 * (hi - lo) / 10.0))
+            .collect()
+    }
+
+    #[test]
+    fn linear_tick_labels_tell_neighbouring_ticks_apart() {
+        for (lo, hi) in [
+            (8.0 - 1e-12, 8.0 + 1e-12),
+            (-3e7, 3e7),
+            (-3e-7, 3e-7),
+            (0.0, 1.0),
+            (1e5, 1e5 + 1.0),
+        ] {
+            let l = labels(lo, hi);
+            for w in l.windows(2) {
+                assert_ne!(w[0], w[1], "{lo}..{hi}: {l:?}");
+            }
+            // And not absurdly long.
+            assert!(l.iter().all(|s| s.len() <= 20), "{l:?}");
+        }
+        assert_eq!(labels(0.0, 1.0)[3], "0.30");
+        assert_eq!(labels(-3e7, 3e7)[10], "3.00e7");
+        assert_eq!(log_tick_label(&1.0000000000000002e-14), "1e-14");
     }
 }
