@@ -7,13 +7,16 @@
 use crate::mesh::Element;
 use std::path::{Path, PathBuf};
 
+mod atomic;
 mod csv;
+mod history;
 mod plot;
 mod vtk;
 
 pub use csv::{read_csv, CsvTable, CsvWriter};
-pub use plot::{plot_history, plot_lines, Series};
-pub use vtk::{write_vtu, Pvd};
+pub use history::plot_history;
+pub use plot::{plot_lines, Series};
+pub use vtk::{render_vtu, write_vtu, Pvd};
 
 /// Output failures, naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -30,9 +33,31 @@ pub enum OutputError {
 
 /// Writes `bytes` to `path` atomically (temporary file in the same directory,
 /// fsync-free rename).
+///
+/// The temporary file is `.<name>.tmp-<pid>-<n>` beside `path` (`n` counts
+/// calls in this process, so concurrent writers never share a name); it is
+/// removed again if anything fails. Readers see either the old or the new
+/// content, never a prefix. Errors name `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let _ = (path, bytes);
-    todo!("output: atomic write")
+    atomic::write_with(path, |tmp| {
+        std::fs::write(tmp, bytes).map_err(|e| io_error(path, e))
+    })
+}
+
+/// An `OutputError::Io` naming `file`.
+pub(crate) fn io_error(file: &Path, source: std::io::Error) -> OutputError {
+    OutputError::Io {
+        file: file.to_path_buf(),
+        source,
+    }
+}
+
+/// An `OutputError::Format` naming `file`.
+pub(crate) fn format_error(file: &Path, message: impl Into<String>) -> OutputError {
+    OutputError::Format {
+        file: file.to_path_buf(),
+        message: message.into(),
+    }
 }
 
 /// A named field on points or cells: `values.len() == count · components`,

@@ -1,0 +1,130 @@
+//! Plots of a run's `history.csv`: energies and the drift of the momenta.
+use super::{format_error, io_error, plot_lines, read_csv, CsvTable, OutputError, Series};
+use std::path::Path;
+
+/// Energy columns drawn in `energy.png`, with their legend labels.
+const ENERGIES: [(&str, &str); 4] = [
+    ("kinetic", "kinetic"),
+    ("strain", "strain"),
+    ("gravity", "gravity"),
+    ("total", "total"),
+];
+
+/// Reads a run's history CSV (columns `t,dt,kinetic,strain,gravity,total,
+/// external_work,lx,ly,lz,jx,jy,jz,newton_iterations,residual`, possibly more)
+/// and writes into `out_dir` (created if missing):
+///
+/// * `energy.png`: kinetic, strain, gravity and total energy against `t`;
+/// * `momentum.png`: for each momentum component present, its change from the
+///   first row relative to the first row's norm of the same vector,
+///   `|L_i(t) − L_i(t_0)| / ‖L(t_0)‖` and `|J_i(t) − J_i(t_0)| / ‖J(t_0)‖`,
+///   on a log axis so round-off-level drift (1e-16…1e-10) is visible. Where the
+///   initial norm is zero the absolute change is drawn and the legend says so.
+///   Exactly zero changes have no place on a log axis and are left out.
+///
+/// Absent columns are skipped; a missing `t` column, or a file without rows,
+/// is an `OutputError::Format` naming the CSV.
+pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputError> {
+    let table = read_csv(history_csv)?;
+    let t = table
+        .column("t")
+        .ok_or_else(|| format_error(history_csv, "no column 't'"))?;
+    if t.is_empty() {
+        return Err(format_error(history_csv, "no rows to plot"));
+    }
+    std::fs::create_dir_all(out_dir).map_err(|e| io_error(out_dir, e))?;
+
+    let energies: Vec<Series> = ENERGIES
+        .iter()
+        .filter_map(|(col, label)| {
+            Some(Series {
+                label: label.to_string(),
+                x: t.clone(),
+                y: table.column(col)?,
+            })
+        })
+        .collect();
+    plot_lines(
+        &out_dir.join("energy.png"),
+        "Energy",
+        "t",
+        "energy",
+        &energies,
+        false,
+    )?;
+
+    let mut drifts = drift_series(&table, &t, "L", ["lx", "ly", "lz"]);
+    drifts.extend(drift_series(&table, &t, "J", ["jx", "jy", "jz"]));
+    plot_lines(
+        &out_dir.join("momentum.png"),
+        "Momentum drift from the initial value",
+        "t",
+        "|change| / initial norm",
+        &drifts,
+        true,
+    )
+}
+
+/// Relative change of each present component of the vector `name` (columns
+/// `cols`) from its first value, over the first row's norm of the vector.
+fn drift_series(table: &CsvTable, t: &[f64], name: &str, cols: [&str; 3]) -> Vec<Series> {
+    let present: Vec<(&str, Vec<f64>)> = cols
+        .iter()
+        .filter_map(|c| Some((*c, table.column(c)?)))
+        .collect();
+    let norm0 = present.iter().map(|(_, v)| v[0] * v[0]).sum::<f64>().sqrt();
+    let (scale, note) = if norm0 > 0.0 && norm0.is_finite() {
+        (1.0 / norm0, "")
+    } else {
+        (1.0, " (absolute)")
+    };
+    present
+        .into_iter()
+        .map(|(c, v)| {
+            let v0 = v[0];
+            // A component that never changes has no point on the log axis: say so.
+            let constant = if v.iter().all(|&x| x == v0) {
+                " = 0"
+            } else {
+                ""
+            };
+            Series {
+                label: format!("Δ{name}{}{constant}{note}", &c[1..]),
+                x: t.to_vec(),
+                y: v.iter().map(|&x| (x - v0) * scale).collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drift_is_relative_to_the_initial_norm() {
+        let table = CsvTable {
+            header: ["t", "lx", "ly", "jz"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            rows: vec![
+                vec![0.0, 3.0, 4.0, 0.0],
+                vec![1.0, 3.0 + 5e-10, 4.0 - 1e-9, 2.0],
+            ],
+        };
+        let t = table.column("t").unwrap();
+        let l = drift_series(&table, &t, "L", ["lx", "ly", "lz"]);
+        assert_eq!(l.len(), 2, "lz is absent and skipped");
+        assert_eq!((l[0].label.as_str(), l[1].label.as_str()), ("ΔLx", "ΔLy"));
+        assert_eq!(l[0].y[0], 0.0);
+        // |L0| = 5: (5e-10 / 5, −1e-9 / 5) up to the round-off of the subtraction.
+        assert!((l[0].y[1] - 1e-10).abs() < 1e-15, "{}", l[0].y[1]);
+        assert!((l[1].y[1] + 2e-10).abs() < 1e-15, "{}", l[1].y[1]);
+        // J starts at zero: absolute change, labelled as such.
+        let j = drift_series(&table, &t, "J", ["jx", "jy", "jz"]);
+        assert_eq!(j.len(), 1);
+        assert_eq!(j[0].label, "ΔJz (absolute)");
+        assert_eq!(j[0].y, vec![0.0, 2.0]);
+    }
+}
