@@ -63,16 +63,27 @@ fn bench_assembly(c: &mut Criterion) {
     }
     let mut f = vec![0.0; n];
     let mut k = vec![0.0; sys.pattern.nnz()];
-    println!("assembly bench: {n_el} hex8 elements, {n} dofs, {} nonzeros", sys.pattern.nnz());
+    println!(
+        "assembly bench: {n_el} hex8 elements, {n} dofs, {} nonzeros",
+        sys.pattern.nnz()
+    );
 
     let mut g = c.benchmark_group("assembly");
-    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_secs(1));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(10))
+        .warm_up_time(Duration::from_secs(1));
     g.throughput(criterion::Throughput::Elements(n_el as u64));
     g.bench_function(format!("force+tangent hex8 x{n_el} (midpoint, SVK)"), |b| {
-        b.iter(|| sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k)).unwrap())
+        b.iter(|| {
+            sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k))
+                .unwrap()
+        })
     });
     g.bench_function(format!("force only hex8 x{n_el}"), |b| {
-        b.iter(|| sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, None).unwrap())
+        b.iter(|| {
+            sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, None)
+                .unwrap()
+        })
     });
     g.finish();
 
@@ -80,8 +91,11 @@ fn bench_assembly(c: &mut Criterion) {
     let mut lu = SparseLu::new(&sys.pattern).expect("symbolic");
     let cm = 2.0 / (0.01f64 * 0.01);
     let mut g = c.benchmark_group("newton");
-    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(1));
-    sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k)).unwrap();
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(1));
+    sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k))
+        .unwrap();
     sys.add_mass(cm, &mut k);
     sys.apply_fixed(&mut k);
     let kfixed = k.clone();
@@ -95,7 +109,8 @@ fn bench_assembly(c: &mut Criterion) {
     });
     g.bench_function(format!("full Newton iteration {n} dofs"), |b| {
         b.iter(|| {
-            sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k)).unwrap();
+            sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k))
+                .unwrap();
             sys.add_mass(cm, &mut k);
             sys.apply_fixed(&mut k);
             lu.factorize(&sys.pattern, &k).unwrap();

@@ -7,6 +7,9 @@ use emcontact::dynamics::{self, RunOptions, RunSummary};
 use emcontact::input;
 use std::path::Path;
 
+/// Time step: 15–20× the explicit limit of the meshes below (asserted in each test).
+const DT: f64 = 0.25;
+
 fn model_2d(material: &str, mass: &str, dt: f64, integrator: &str) -> String {
     format!(
         r#"
@@ -152,7 +155,7 @@ fn assert_conserves(text: &str, label: &str) {
 #[test]
 fn free_flight_2d_svk_lumped() {
     assert_conserves(
-        &model_2d("svk", "lumped", 0.05, "energy-momentum"),
+        &model_2d("svk", "lumped", DT, "energy-momentum"),
         "2D SVK lumped",
     );
 }
@@ -160,7 +163,7 @@ fn free_flight_2d_svk_lumped() {
 #[test]
 fn free_flight_2d_svk_consistent() {
     assert_conserves(
-        &model_2d("svk", "consistent", 0.05, "energy-momentum"),
+        &model_2d("svk", "consistent", DT, "energy-momentum"),
         "2D SVK consistent",
     );
 }
@@ -168,7 +171,7 @@ fn free_flight_2d_svk_consistent() {
 #[test]
 fn free_flight_2d_neo_hookean_lumped() {
     assert_conserves(
-        &model_2d("neo-hookean", "lumped", 0.05, "energy-momentum"),
+        &model_2d("neo-hookean", "lumped", DT, "energy-momentum"),
         "2D NH lumped",
     );
 }
@@ -176,7 +179,7 @@ fn free_flight_2d_neo_hookean_lumped() {
 #[test]
 fn free_flight_2d_neo_hookean_consistent() {
     assert_conserves(
-        &model_2d("neo-hookean", "consistent", 0.05, "energy-momentum"),
+        &model_2d("neo-hookean", "consistent", DT, "energy-momentum"),
         "2D NH consistent",
     );
 }
@@ -184,7 +187,7 @@ fn free_flight_2d_neo_hookean_consistent() {
 #[test]
 fn free_flight_3d_svk_lumped() {
     assert_conserves(
-        &model_3d("svk", "lumped", 0.05, "energy-momentum"),
+        &model_3d("svk", "lumped", DT, "energy-momentum"),
         "3D SVK lumped",
     );
 }
@@ -192,7 +195,7 @@ fn free_flight_3d_svk_lumped() {
 #[test]
 fn free_flight_3d_svk_consistent() {
     assert_conserves(
-        &model_3d("svk", "consistent", 0.05, "energy-momentum"),
+        &model_3d("svk", "consistent", DT, "energy-momentum"),
         "3D SVK consistent",
     );
 }
@@ -200,7 +203,7 @@ fn free_flight_3d_svk_consistent() {
 #[test]
 fn free_flight_3d_neo_hookean_lumped() {
     assert_conserves(
-        &model_3d("neo-hookean", "lumped", 0.05, "energy-momentum"),
+        &model_3d("neo-hookean", "lumped", DT, "energy-momentum"),
         "3D NH lumped",
     );
 }
@@ -208,7 +211,7 @@ fn free_flight_3d_neo_hookean_lumped() {
 #[test]
 fn free_flight_3d_neo_hookean_consistent() {
     assert_conserves(
-        &model_3d("neo-hookean", "consistent", 0.05, "energy-momentum"),
+        &model_3d("neo-hookean", "consistent", DT, "energy-momentum"),
         "3D NH consistent",
     );
 }
@@ -219,7 +222,7 @@ fn free_flight_3d_neo_hookean_consistent() {
 fn newmark_does_not_conserve_energy() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("case.toml");
-    let mut model = input::parse(&path, &model_2d("svk", "lumped", 0.05, "newmark")).unwrap();
+    let mut model = input::parse(&path, &model_2d("svk", "lumped", 0.2, "newmark")).unwrap();
     model.output.dir = dir.path().join("out");
     let opts = RunOptions {
         vtk: false,
@@ -239,27 +242,34 @@ fn newmark_does_not_conserve_energy() {
     }
 }
 
-/// Newton converges quadratically for SVK: in every step with at least three
-/// iterations, the last error reduction above round-off has order ≥ 1.8.
+/// Newton converges quadratically for SVK: wherever the relative residual is in
+/// the asymptotic range (below 1e-1) and the next one is still above the
+/// round-off floor (1e-11), `r_{k+1} ≤ C r_k²` with a moderate `C` — linear or
+/// superlinear convergence would fail it.
 #[test]
 fn newton_converges_quadratically_for_svk() {
-    let (s, _) = run(&model_3d("svk", "lumped", 0.05, "energy-momentum"));
+    let (s, _) = run(&model_3d("svk", "lumped", DT, "energy-momentum"));
+    const C: f64 = 10.0;
     let mut checked = 0;
-    for h in &s.residual_histories {
-        // keep the part above round-off
-        let r: Vec<f64> = h.iter().copied().take_while(|&r| r > 1e-13).collect();
-        if r.len() >= 3 {
-            let n = r.len();
-            let p = (r[n - 1] / r[n - 2]).ln() / (r[n - 2] / r[n - 3]).ln();
-            if checked == 0 {
-                println!("residual history of a step: {h:?}, order {p:.2}");
+    for (n, h) in s.residual_histories.iter().enumerate() {
+        if n < 3 {
+            println!("step {n}: relative residuals {h:.3?}");
+        }
+        for w in h.windows(2) {
+            if w[0] < 1e-1 && w[1] > 1e-11 {
+                assert!(
+                    w[1] <= C * w[0] * w[0],
+                    "step {n}: {:e} -> {:e} is not quadratic; history {h:?}",
+                    w[0],
+                    w[1]
+                );
+                checked += 1;
             }
-            assert!(p >= 1.8, "convergence order {p:.2} in history {h:?}");
-            checked += 1;
         }
     }
+    println!("{checked} Newton contractions checked");
     assert!(
-        checked > 0,
-        "no step had three iterations above round-off to measure"
+        checked >= 100,
+        "too few contractions in the asymptotic range: {checked}"
     );
 }

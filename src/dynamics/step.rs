@@ -73,6 +73,9 @@ pub struct Stepper<const D: usize> {
     mv: Vec<f64>,
 }
 
+/// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
+const ROUND_OFF: f64 = 1e-14;
+
 fn norm(v: &[f64]) -> f64 {
     v.iter().map(|a| a * a).sum::<f64>().sqrt()
 }
@@ -220,6 +223,12 @@ impl<const D: usize> Stepper<D> {
                 self.dx[i] = -self.r[i];
             }
             self.lu.solve_in_place(&mut self.dx)?;
+            // Round-off floor: a correction below ~50 ulp of the positions cannot
+            // reduce the residual further (the inertia term cancels digits of x).
+            // Take it and stop.
+            let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let xnorm = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let at_round_off = dnorm <= ROUND_OFF * xnorm;
             // Backtracking line search on ‖R‖: accept the first step length that
             // decreases it; an inverted element also halves the step.
             let mut s = 1.0;
@@ -242,7 +251,11 @@ impl<const D: usize> Stepper<D> {
                     &mut self.r_trial,
                     &mut self.k_trial,
                 ) {
-                    Ok(e) if e.norm < cur.norm || e.norm <= self.params.tolerance * e.scale => {
+                    Ok(e)
+                        if at_round_off
+                            || e.norm < cur.norm
+                            || e.norm <= self.params.tolerance * e.scale =>
+                    {
                         accepted = Some(e);
                         break;
                     }
@@ -262,6 +275,9 @@ impl<const D: usize> Stepper<D> {
             std::mem::swap(&mut self.k, &mut self.k_trial);
             cur = e;
             report.residual_history.push(cur.norm / cur.scale);
+            if at_round_off {
+                break;
+            }
         }
         report.iterations = it;
         report.residual = cur.norm / cur.scale;
