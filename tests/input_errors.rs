@@ -84,7 +84,7 @@ fn good_input_passes() {
 
 #[test]
 fn malformed_toml() {
-    bad("dt = 0.01", "dt = = 0.01", &["line 8"]);
+    bad("dt = 0.01", "dt = = 0.01", &["line 7"]);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn unknown_key() {
     bad(
         "end = 0.02",
         "end = 0.02\nstep_size = 3",
-        &["step_size", "line 10"],
+        &["step_size", "line 9"],
     );
 }
 
@@ -101,7 +101,7 @@ fn missing_mesh_file() {
     bad(
         "[mesh]\n",
         "[mesh]\nfile = \"nowhere.msh\"\n",
-        &["mesh.file", "nowhere.msh", "line 12"],
+        &["mesh.file", "nowhere.msh", "line 11"],
     );
 }
 
@@ -110,7 +110,7 @@ fn missing_group() {
     bad(
         "group = \"plate\"",
         "group = \"slab\"",
-        &["body[0].group", "slab", "line 21"],
+        &["body[0].group", "slab", "line 20"],
     );
 }
 
@@ -119,7 +119,7 @@ fn non_positive_modulus() {
     bad(
         "young = 1000.0",
         "young = 0.0",
-        &["body[0].material.young", "line 22"],
+        &["body[0].material.young", "line 21"],
     );
 }
 
@@ -128,7 +128,7 @@ fn non_positive_density() {
     bad(
         "density = 1.0",
         "density = -2.0",
-        &["body[0].material.density", "line 22"],
+        &["body[0].material.density", "line 21"],
     );
 }
 
