@@ -181,7 +181,7 @@ fn advance<const D: usize>(
             }
             Some(e) => {
                 if k < max_cut {
-                    log::warn!(
+                    log::info!(
                         "step at t = {} with dt = {:e} failed ({e}); retrying with dt = {:e}",
                         s0.t,
                         h,
