@@ -5,4 +5,6 @@
 //! contact pressure `p_N ≥ 0`; `v_N < 0` while approaching.
 
 pub mod geometry;
+pub mod law;
 pub mod search;
+pub mod update;
