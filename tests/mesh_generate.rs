@@ -17,7 +17,11 @@ fn dot(a: V, b: V) -> f64 {
 }
 
 fn cross(a: V, b: V) -> V {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 /// Local faces of a body element (any orientation: only the node sets matter).
@@ -41,8 +45,8 @@ fn local_faces(kind: ElementKind) -> Vec<Vec<usize>> {
 fn centroid(m: &Mesh, nodes: &[usize]) -> V {
     let mut c = [0.0; 3];
     for &a in nodes {
-        for k in 0..3 {
-            c[k] += m.nodes[a][k] / nodes.len() as f64;
+        for (ck, xk) in c.iter_mut().zip(m.nodes[a]) {
+            *ck += xk / nodes.len() as f64;
         }
     }
     c
@@ -73,7 +77,10 @@ fn area_normal(m: &Mesh, f: &[usize]) -> V {
 fn check_body(m: &Mesh, body: &str, surfaces: &[&str], measure: f64) {
     m.check_elements().unwrap();
     let v = m.group_measure(body).unwrap();
-    assert!((v - measure).abs() < 1e-12 * measure, "{body}: measure {v} vs {measure}");
+    assert!(
+        (v - measure).abs() < 1e-12 * measure,
+        "{body}: measure {v} vs {measure}"
+    );
     let mut faces: HashMap<Vec<usize>, (usize, V)> = HashMap::new();
     for e in &m.group(body).unwrap().elements {
         let c = centroid(m, e.nodes());
@@ -83,7 +90,10 @@ fn check_body(m: &Mesh, body: &str, surfaces: &[&str], measure: f64) {
             faces.entry(key).or_insert((0, c)).0 += 1;
         }
     }
-    assert!(faces.values().all(|f| f.0 <= 2), "{body}: a face is shared by three elements");
+    assert!(
+        faces.values().all(|f| f.0 <= 2),
+        "{body}: a face is shared by three elements"
+    );
     let open = faces.values().filter(|f| f.0 == 1).count();
     let mut listed = 0;
     let mut flux = 0.0;
@@ -98,14 +108,24 @@ fn check_body(m: &Mesh, body: &str, surfaces: &[&str], measure: f64) {
             let (count, c) = faces[&key];
             assert_eq!(count, 1, "{s}: face bounds {count} elements");
             let n = area_normal(m, e.nodes());
-            assert!(dot(n, sub(centroid(m, e.nodes()), c)) > 0.0, "{s}: a face points inward");
+            assert!(
+                dot(n, sub(centroid(m, e.nodes()), c)) > 0.0,
+                "{s}: a face points inward"
+            );
             flux += dot(m.nodes[e.nodes()[0]], n);
             listed += 1;
         }
     }
-    assert_eq!(listed, open, "{body}: surface groups do not cover the boundary");
+    assert_eq!(
+        listed, open,
+        "{body}: surface groups do not cover the boundary"
+    );
     let d = m.dim as f64;
-    assert!((flux - d * v).abs() < 1e-12 * d * v, "{body}: divergence theorem {flux} vs {}", d * v);
+    assert!(
+        (flux - d * v).abs() < 1e-12 * d * v,
+        "{body}: divergence theorem {flux} vs {}",
+        d * v
+    );
 }
 
 #[test]
@@ -132,15 +152,28 @@ fn box_3d_hex_and_tet() {
     assert_eq!(m.nodes.len(), 3 * 4 * 5);
     assert_eq!(m.group("c").unwrap().elements.len(), 24);
     assert_eq!(m.group("c_zmax").unwrap().elements.len(), 6);
-    assert_eq!(m.group("c_xmin").unwrap().elements[0].kind, ElementKind::Quad4);
+    assert_eq!(
+        m.group("c_xmin").unwrap().elements[0].kind,
+        ElementKind::Quad4
+    );
     check_body(&m, "c", &sides, 1.0);
     let m = box_mesh("c", &min, &max, &n, ElementKind::Tet4).unwrap();
     assert_eq!(m.group("c").unwrap().elements.len(), 6 * 24);
     assert_eq!(m.group("c_ymin").unwrap().elements.len(), 2 * 8);
-    assert_eq!(m.group("c_ymin").unwrap().elements[0].kind, ElementKind::Tri3);
+    assert_eq!(
+        m.group("c_ymin").unwrap().elements[0].kind,
+        ElementKind::Tri3
+    );
     check_body(&m, "c", &sides, 1.0);
     // Friction-block base of the paper: [0,2]×[0,2]×[0,1].
-    let m = box_mesh("base", &[0.0; 3], &[2.0, 2.0, 1.0], &[4, 4, 2], ElementKind::Hex8).unwrap();
+    let m = box_mesh(
+        "base",
+        &[0.0; 3],
+        &[2.0, 2.0, 1.0],
+        &[4, 4, 2],
+        ElementKind::Hex8,
+    )
+    .unwrap();
     assert!((m.group_measure("base_zmax").unwrap() - 4.0).abs() < 1e-14);
 }
 
@@ -165,7 +198,10 @@ fn ring_area_and_surfaces() {
     let analytic = PI * (10.15f64.powi(2) - 9.85f64.powi(2));
     let rel = 1.0 - exact_mesh / analytic;
     let expected = (2.0 * PI / 78.0).powi(2) / 6.0;
-    assert!((rel - expected).abs() < 0.01 * expected, "area defect {rel} vs {expected}");
+    assert!(
+        (rel - expected).abs() < 0.01 * expected,
+        "area defect {rel} vs {expected}"
+    );
     // Inner normals point to the centre, outer ones away from it.
     for (s, sign) in [("r_inner", -1.0), ("r_outer", 1.0)] {
         for e in &m.group(s).unwrap().elements {
@@ -189,7 +225,10 @@ fn disk_area_and_surface() {
         let rel = 1.0 - a / (PI * 4.0);
         let expected = (2.0 * PI / (4 * n) as f64).powi(2) / 6.0;
         // 1 − sin θ/θ with θ = π/(2n): just below θ²/6 (the Taylor bound).
-        assert!(rel > 0.8 * expected && rel <= expected, "n = {n}: area defect {rel} vs {expected}");
+        assert!(
+            rel > 0.8 * expected && rel <= expected,
+            "n = {n}: area defect {rel} vs {expected}"
+        );
         // Outer nodes on the circle.
         for &a in &m.group_nodes("d_outer").unwrap() {
             let x = m.nodes[a];
@@ -209,12 +248,26 @@ fn err_text(r: Result<Mesh, MeshError>) -> String {
 #[test]
 fn generator_errors_name_the_problem() {
     let q = ElementKind::Quad4;
-    assert!(err_text(box_mesh("b", &[0.0, 0.0], &[1.0, 1.0], &[0, 2], q)).contains("divisions[0] is 0"));
-    assert!(err_text(box_mesh("b", &[0.0, 1.0], &[1.0, 1.0], &[2, 2], q)).contains("max[1] = 1 must exceed min[1] = 1"));
-    assert!(err_text(box_mesh("b", &[0.0, 0.0], &[1.0, 1.0, 1.0], &[2, 2], q)).contains("same length"));
+    assert!(
+        err_text(box_mesh("b", &[0.0, 0.0], &[1.0, 1.0], &[0, 2], q)).contains("divisions[0] is 0")
+    );
+    assert!(
+        err_text(box_mesh("b", &[0.0, 1.0], &[1.0, 1.0], &[2, 2], q))
+            .contains("max[1] = 1 must exceed min[1] = 1")
+    );
+    assert!(
+        err_text(box_mesh("b", &[0.0, 0.0], &[1.0, 1.0, 1.0], &[2, 2], q)).contains("same length")
+    );
     assert!(err_text(box_mesh("b", &[0.0], &[1.0], &[2], q)).contains("1 coordinates"));
     assert!(err_text(box_mesh("b", &[0.0; 3], &[1.0; 3], &[2; 3], q)).contains("quad4"));
-    assert!(err_text(box_mesh("b", &[0.0; 2], &[1.0; 2], &[2; 2], ElementKind::Hex8)).contains("hex8"));
+    assert!(err_text(box_mesh(
+        "b",
+        &[0.0; 2],
+        &[1.0; 2],
+        &[2; 2],
+        ElementKind::Hex8
+    ))
+    .contains("hex8"));
     assert!(err_text(box_mesh("b", &[0.0; 2], &[f64::NAN, 1.0], &[2; 2], q)).contains("max[0]"));
     assert!(err_text(ring("r", [0.0; 2], 1.0, 2.0, [8, 2])).contains("thickness"));
     assert!(err_text(ring("r", [0.0; 2], -1.0, 0.1, [8, 2])).contains("radius"));
@@ -245,9 +298,16 @@ fn append_offsets_nodes_and_rejects_clashes() {
     let before = model.clone();
     let err = model.append(b).unwrap_err().to_string();
     assert!(err.contains("\"ring2\" is already taken"), "{err}");
-    assert_eq!(model, before, "a failed append must leave the mesh unchanged");
+    assert_eq!(
+        model, before,
+        "a failed append must leave the mesh unchanged"
+    );
     let cube = box_mesh("cube", &[0.0; 3], &[1.0; 3], &[1; 3], ElementKind::Hex8).unwrap();
-    assert!(model.append(cube).unwrap_err().to_string().contains("3D mesh to a 2D mesh"));
+    assert!(model
+        .append(cube)
+        .unwrap_err()
+        .to_string()
+        .contains("3D mesh to a 2D mesh"));
 }
 
 #[test]
@@ -256,13 +316,19 @@ fn check_elements_catches_a_flipped_generated_element() {
         let mut m = box_mesh("p", &[0.0; 2], &[1.0; 2], &[3, 3], kind).unwrap();
         m.groups[0].elements[4].nodes_mut().swap(0, 1);
         let err = m.check_elements().unwrap_err().to_string();
-        assert!(err.contains("\"p\"") && err.contains("element 4") && err.contains("inverted"), "{err}");
+        assert!(
+            err.contains("\"p\"") && err.contains("element 4") && err.contains("inverted"),
+            "{err}"
+        );
     }
     for kind in [ElementKind::Hex8, ElementKind::Tet4] {
         let mut m = box_mesh("p", &[0.0; 3], &[1.0; 3], &[2, 2, 2], kind).unwrap();
         m.groups[0].elements[7].nodes_mut().swap(0, 1);
         let err = m.check_elements().unwrap_err().to_string();
-        assert!(err.contains("element 7") && err.contains("inverted"), "{err}");
+        assert!(
+            err.contains("element 7") && err.contains("inverted"),
+            "{err}"
+        );
     }
     // A hex whose top face is twisted has a negative corner Jacobian only at
     // some corners (the signed volume stays positive).
@@ -272,5 +338,8 @@ fn check_elements_catches_a_flipped_generated_element() {
     m.nodes[n6] = [-0.2, -0.2, 1.0];
     m.nodes[n4] = [1.2, 1.2, 1.0];
     let err = m.check_elements().unwrap_err().to_string();
-    assert!(err.contains("element 0") && err.contains("inverted"), "{err}");
+    assert!(
+        err.contains("element 0") && err.contains("inverted"),
+        "{err}"
+    );
 }

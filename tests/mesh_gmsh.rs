@@ -85,12 +85,19 @@ fn all_formats_read_to_the_same_mesh() {
         let first = &meshes[0];
         for (other, file) in meshes.iter().zip(&m.files).skip(1) {
             assert_eq!(other.dim, first.dim);
-            assert_eq!(other.groups, first.groups, "{file}: groups differ from {}", m.files[0]);
+            assert_eq!(
+                other.groups, first.groups,
+                "{file}: groups differ from {}",
+                m.files[0]
+            );
             assert_eq!(other.nodes.len(), first.nodes.len(), "{file}");
             for (a, b) in other.nodes.iter().zip(&first.nodes) {
                 for k in 0..3 {
                     // ASCII files print 16 significant digits.
-                    assert!((a[k] - b[k]).abs() <= 1e-15 * (1.0 + b[k].abs()), "{file}: {a:?} vs {b:?}");
+                    assert!(
+                        (a[k] - b[k]).abs() <= 1e-15 * (1.0 + b[k].abs()),
+                        "{file}: {a:?} vs {b:?}"
+                    );
                 }
             }
         }
@@ -101,7 +108,7 @@ fn all_formats_read_to_the_same_mesh() {
 fn meshes_match_the_gmsh_manifest() {
     for m in manifest().mesh {
         for (mesh, file) in read_model(&m).iter().zip(&m.files) {
-            assert_eq!(mesh.nodes.len(), m.nodes, "{file}: node count (meshio)");
+            assert_eq!(mesh.nodes.len(), m.nodes, "{} {file}: node count (meshio)", m.name);
             let mut names: Vec<&str> = mesh.groups.iter().map(|g| g.name.as_str()).collect();
             let mut expected: Vec<&str> = m.group.iter().map(|g| g.name.as_str()).collect();
             names.sort_unstable();
@@ -123,10 +130,15 @@ fn meshes_match_the_gmsh_manifest() {
                     gi.measure
                 );
                 if let Some(exact) = gi.exact {
-                    assert!((meas - exact).abs() <= 1e-12 * exact, "{file}: {} = {meas} vs exact {exact}", gi.name);
+                    assert!(
+                        (meas - exact).abs() <= 1e-12 * exact,
+                        "{file}: {} = {meas} vs exact {exact}",
+                        gi.name
+                    );
                 }
             }
-            mesh.check_elements().unwrap_or_else(|e| panic!("{file}: {e}"));
+            mesh.check_elements()
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
         }
     }
 }
@@ -138,23 +150,45 @@ fn plate_area_is_the_plate_minus_the_inscribed_hole() {
     let exact = 2.0 - std::f64::consts::PI * 0.25 * 0.25;
     // 14 chords on the hole: the polygon misses ≈ (2π/14)²/6 = 3.4 % of the hole.
     let defect = a - exact;
-    let expected = std::f64::consts::PI * 0.0625 * (2.0 * std::f64::consts::PI / 14.0).powi(2) / 6.0;
-    assert!(defect > 0.5 * expected && defect < 1.5 * expected, "defect {defect}, expected ≈ {expected}");
+    let expected =
+        std::f64::consts::PI * 0.0625 * (2.0 * std::f64::consts::PI / 14.0).powi(2) / 6.0;
+    assert!(
+        defect > 0.5 * expected && defect < 1.5 * expected,
+        "defect {defect}, expected ≈ {expected}"
+    );
 }
 
 #[test]
 fn surfaces_are_outward_and_close_the_body() {
     let cases: [(&str, usize, &str, &[&str]); 4] = [
-        ("square_tri.msh22b.msh", 2, "square", &["left", "right", "bottom", "top"]),
-        ("plate_hole.msh22.msh", 2, "plate", &["left", "right", "bottom", "top", "hole"]),
-        ("box_tet.msh41b.msh", 3, "block", &["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"]),
+        (
+            "square_tri.msh22b.msh",
+            2,
+            "square",
+            &["left", "right", "bottom", "top"],
+        ),
+        (
+            "plate_hole.msh22.msh",
+            2,
+            "plate",
+            &["left", "right", "bottom", "top", "hole"],
+        ),
+        (
+            "box_tet.msh41b.msh",
+            3,
+            "block",
+            &["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"],
+        ),
         ("box_hex.msh41.msh", 3, "column", &["bottom", "top", "side"]),
     ];
     for (file, dim, body, surfaces) in cases {
         let mesh = read_gmsh(&meshes_dir().join(file), dim).unwrap();
         let v = mesh.group_measure(body).unwrap();
         let f = flux(&mesh, surfaces);
-        assert!((f - dim as f64 * v).abs() < 1e-12 * v, "{file}: flux {f} vs {dim}·{v}");
+        assert!(
+            (f - dim as f64 * v).abs() < 1e-12 * v,
+            "{file}: flux {f} vs {dim}·{v}"
+        );
         // Each face individually points away from the centroid of its element.
         let mut owner: HashMap<Vec<usize>, Vec<[f64; 3]>> = HashMap::new();
         for e in &mesh.group(body).unwrap().elements {
@@ -170,7 +204,12 @@ fn surfaces_are_outward_and_close_the_body() {
                 let mut key = e.nodes().to_vec();
                 key.sort_unstable();
                 let cs = &owner[&key];
-                assert_eq!(cs.len(), 1, "{file}: face of {s} bounds {} elements", cs.len());
+                assert_eq!(
+                    cs.len(),
+                    1,
+                    "{file}: face of {s} bounds {} elements",
+                    cs.len()
+                );
                 let fc = centroid(&mesh, e.nodes());
                 let n = normal(&mesh, e.nodes());
                 let out = (0..3).map(|k| n[k] * (fc[k] - cs[0][k])).sum::<f64>();
@@ -200,8 +239,8 @@ fn face_lists(kind: ElementKind) -> Vec<Vec<usize>> {
 fn centroid(mesh: &Mesh, nodes: &[usize]) -> [f64; 3] {
     let mut c = [0.0; 3];
     for &a in nodes {
-        for k in 0..3 {
-            c[k] += mesh.nodes[a][k] / nodes.len() as f64;
+        for (ck, xk) in c.iter_mut().zip(mesh.nodes[a]) {
+            *ck += xk / nodes.len() as f64;
         }
     }
     c
@@ -220,20 +259,30 @@ fn normal(mesh: &Mesh, nodes: &[usize]) -> [f64; 3] {
 
 #[test]
 fn check_elements_names_a_flipped_element() {
-    for (file, dim, body) in [("plate_hole.msh41.msh", 2, "plate"), ("box_hex.msh22b.msh", 3, "column")] {
+    for (file, dim, body) in [
+        ("plate_hole.msh41.msh", 2, "plate"),
+        ("box_hex.msh22b.msh", 3, "column"),
+    ] {
         let mut mesh = read_gmsh(&meshes_dir().join(file), dim).unwrap();
         let gi = mesh.groups.iter().position(|g| g.name == body).unwrap();
         let v = mesh.groups[gi].elements[17].nodes_mut();
         v.swap(1, 3);
         let err = mesh.check_elements().unwrap_err().to_string();
-        assert!(err.contains(body) && err.contains("element 17") && err.contains("inverted"), "{err}");
+        assert!(
+            err.contains(body) && err.contains("element 17") && err.contains("inverted"),
+            "{err}"
+        );
     }
     // A collapsed tet (all four nodes in a plane) is degenerate, not inverted.
     let mut mesh = read_gmsh(&meshes_dir().join("box_tet.msh41.msh"), 3).unwrap();
     let e = mesh.group("block").unwrap().elements[3];
     let [a, b, c, d] = [e.nodes()[0], e.nodes()[1], e.nodes()[2], e.nodes()[3]];
     let (xa, xb, xc) = (mesh.nodes[a], mesh.nodes[b], mesh.nodes[c]);
-    mesh.nodes[d] = [(xa[0] + xb[0] + xc[0]) / 3.0, (xa[1] + xb[1] + xc[1]) / 3.0, (xa[2] + xb[2] + xc[2]) / 3.0];
+    mesh.nodes[d] = [
+        (xa[0] + xb[0] + xc[0]) / 3.0,
+        (xa[1] + xb[1] + xc[1]) / 3.0,
+        (xa[2] + xb[2] + xc[2]) / 3.0,
+    ];
     let err = mesh.check_elements().unwrap_err().to_string();
     assert!(err.contains("block") && err.contains("degenerate"), "{err}");
 }
@@ -338,17 +387,37 @@ fn inward_edges_are_reoriented() {
     // The y = 0 edge written 20 → 10 (clockwise) is flipped to 10 → 20.
     let text = MSH22_SPARSE.replace("2 1 2 3 1 10 20", "2 1 2 3 1 20 10");
     let mesh = parse(&text, 2).unwrap();
-    assert_eq!(mesh.group("physical_3").unwrap().elements[0].nodes(), [0, 1]);
+    assert_eq!(
+        mesh.group("physical_3").unwrap().elements[0].nodes(),
+        [0, 1]
+    );
 }
 
 /// MSH 2.2 binary of the two-triangle square, in either byte order.
 fn msh22_binary(big: bool) -> Vec<u8> {
-    let i = |v: i32| if big { v.to_be_bytes() } else { v.to_le_bytes() };
-    let f = |v: f64| if big { v.to_be_bytes() } else { v.to_le_bytes() };
+    let i = |v: i32| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
+    let f = |v: f64| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
     let mut b = b"$MeshFormat\n2.2 1 8\n".to_vec();
     b.extend(i(1));
     b.extend(b"\n$EndMeshFormat\n$PhysicalNames\n1\n2 7 \"body\"\n$EndPhysicalNames\n$Nodes\n4\n");
-    for (t, x, y) in [(10, 0.0, 0.0), (20, 1.0, 0.0), (35, 1.0, 1.0), (47, 0.0, 1.0)] {
+    for (t, x, y) in [
+        (10, 0.0, 0.0),
+        (20, 1.0, 0.0),
+        (35, 1.0, 1.0),
+        (47, 0.0, 1.0),
+    ] {
         b.extend(i(t));
         for c in [x, y, 0.0] {
             b.extend(f(c));
@@ -375,7 +444,9 @@ fn binary_msh22_in_both_byte_orders() {
 
 #[test]
 fn same_unnamed_tag_in_two_dimensions_gets_the_dimension_in_its_name() {
-    let text = MSH22_SPARSE.replace("2 7 \"body\"", "2 8 \"other\"").replace(" 2 7 1 ", " 2 3 1 ");
+    let text = MSH22_SPARSE
+        .replace("2 7 \"body\"", "2 8 \"other\"")
+        .replace(" 2 7 1 ", " 2 3 1 ");
     let mesh = parse(&text, 2).unwrap();
     let names: Vec<&str> = mesh.groups.iter().map(|g| g.name.as_str()).collect();
     assert_eq!(names, ["physical_2d_3", "physical_1d_3"]);
@@ -383,7 +454,10 @@ fn same_unnamed_tag_in_two_dimensions_gets_the_dimension_in_its_name() {
 
 fn expect_err(text: &str, dim: usize, needles: &[&str]) {
     let err = parse(text, dim).expect_err("should fail").to_string();
-    assert!(err.starts_with("test.msh"), "error does not name the file: {err}");
+    assert!(
+        err.starts_with("test.msh"),
+        "error does not name the file: {err}"
+    );
     for n in needles {
         assert!(err.contains(n), "`{err}` does not mention `{n}`");
     }
@@ -392,24 +466,69 @@ fn expect_err(text: &str, dim: usize, needles: &[&str]) {
 #[test]
 fn errors_name_the_problem_and_the_line() {
     // Unsupported type inside a physical group: names the type and the group.
-    expect_err(&MSH22_SPARSE.replace("9 2 2 7 1 10 35 47", "9 9 2 7 1 10 35 47 1 2 3"), 2, &["tri6", "body", "line 21"]);
-    expect_err(&MSH22_SPARSE.replace("1 0 0\n35", "1 x 0\n35"), 2, &["line 11", "bad y coordinate `x`"]);
-    expect_err(&MSH22_SPARSE.replace("$EndNodes\n", ""), 2, &["expected $EndNodes"]);
-    expect_err(&MSH22_SPARSE.replace("10 35 47", "10 35 48"), 2, &["unknown node 48", "line 21"]);
-    expect_err(&MSH22_SPARSE.replace("2.2 0 8", "3.0 0 8"), 2, &["version 3.0", "line 2"]);
-    expect_err(&MSH22_SPARSE.replace("47 0 1 0", "47 0 1 0.5"), 2, &["z = 0.5"]);
-    expect_err(&MSH22_SPARSE.replace("\n4\n10", "\n5\n10"), 2, &["5 nodes announced"]);
-    expect_err(&MSH22_SPARSE.replace("20 1 0 0", "10 1 0 0"), 2, &["node tag 10 appears twice", "line 11"]);
+    expect_err(
+        &MSH22_SPARSE.replace("9 2 2 7 1 10 35 47", "9 9 2 7 1 10 35 47 1 2 3"),
+        2,
+        &["tri6", "body", "line 21"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("1 0 0\n35", "1 x 0\n35"),
+        2,
+        &["line 11", "bad y coordinate `x`"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("$EndNodes\n", ""),
+        2,
+        &["expected $EndNodes"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("10 35 47", "10 35 48"),
+        2,
+        &["unknown node 48", "line 21"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("2.2 0 8", "3.0 0 8"),
+        2,
+        &["version 3.0", "line 2"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("47 0 1 0", "47 0 1 0.5"),
+        2,
+        &["z = 0.5"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("\n4\n10", "\n5\n10"),
+        2,
+        &["5 nodes announced"],
+    );
+    expect_err(
+        &MSH22_SPARSE.replace("20 1 0 0", "10 1 0 0"),
+        2,
+        &["node tag 10 appears twice", "line 11"],
+    );
     expect_err(&MSH22_SPARSE[..MSH22_SPARSE.len() - 30], 2, &["truncated"]);
     expect_err("", 2, &["$MeshFormat"]);
-    expect_err(&MSH41_SPARSE.replace("$EndNodes", "$EndNodez"), 2, &["line"]);
-    expect_err(&MSH41_SPARSE.replace("9 10 35 47", "9 10 35 48"), 2, &["unknown node 48"]);
-    let tri6 = MSH41_SPARSE.replace("2 1 2 2\n5 10 20 35\n9 10 35 47", "2 1 9 1\n5 10 20 35 10 20 35");
+    expect_err(
+        &MSH41_SPARSE.replace("$EndNodes", "$EndNodez"),
+        2,
+        &["line"],
+    );
+    expect_err(
+        &MSH41_SPARSE.replace("9 10 35 47", "9 10 35 48"),
+        2,
+        &["unknown node 48"],
+    );
+    let tri6 = MSH41_SPARSE.replace(
+        "2 1 2 2\n5 10 20 35\n9 10 35 47",
+        "2 1 9 1\n5 10 20 35 10 20 35",
+    );
     expect_err(&tri6, 2, &["element 5 of unsupported type tri6", "body"]);
     let three_d = MSH22_SPARSE.replace("1 15 2 9 1 10", "1 4 2 9 1 10 20 35 47");
     expect_err(&three_d, 2, &["tet4", "2D"]);
     assert!(matches!(parse(MSH22_SPARSE, 4), Err(MeshError::Invalid(_))));
-    let missing = read_gmsh(Path::new("/nonexistent/x.msh"), 2).unwrap_err().to_string();
+    let missing = read_gmsh(Path::new("/nonexistent/x.msh"), 2)
+        .unwrap_err()
+        .to_string();
     assert!(missing.contains("/nonexistent/x.msh"), "{missing}");
 }
 

@@ -100,7 +100,7 @@ impl Mesh {
                 }
                 let (x, n) = coords(e, &self.nodes);
                 let (det, corner) = min_corner_jacobian(e.kind, &x[..n]);
-                if !(det.abs() >= DEGENERATE) {
+                if det.is_nan() || det.abs() < DEGENERATE {
                     return Err(MeshError::Invalid(format!(
                         "group \"{}\": element {i} ({}, nodes {:?}) is degenerate \
                          (relative Jacobian {det:.3e} at corner {corner})",

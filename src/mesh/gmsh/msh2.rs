@@ -140,7 +140,11 @@ fn nodes_ascii(c: &mut Cursor, path: &Path, raw: &mut RawMesh) -> Result<(), Mes
             .next_nonblank()
             .ok_or_else(|| parse_error(path, Some(c.line), "file truncated in $Nodes".into()))?;
         if c.remaining() == 0 && !c.bytes.ends_with(b"\n") {
-            return Err(parse_error(path, Some(line), "file truncated in $Nodes (incomplete last line)".into()));
+            return Err(parse_error(
+                path,
+                Some(line),
+                "file truncated in $Nodes (incomplete last line)".into(),
+            ));
         }
         if text.starts_with('$') {
             return Err(parse_error(
@@ -185,7 +189,11 @@ fn elements_ascii(
             .next_nonblank()
             .ok_or_else(|| parse_error(path, Some(c.line), "file truncated in $Elements".into()))?;
         if c.remaining() == 0 && !c.bytes.ends_with(b"\n") {
-            return Err(parse_error(path, Some(line), "file truncated in $Elements (incomplete last line)".into()));
+            return Err(parse_error(
+                path,
+                Some(line),
+                "file truncated in $Elements (incomplete last line)".into(),
+            ));
         }
         if text.starts_with('$') {
             return Err(parse_error(
