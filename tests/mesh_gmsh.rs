@@ -108,7 +108,12 @@ fn all_formats_read_to_the_same_mesh() {
 fn meshes_match_the_gmsh_manifest() {
     for m in manifest().mesh {
         for (mesh, file) in read_model(&m).iter().zip(&m.files) {
-            assert_eq!(mesh.nodes.len(), m.nodes, "{} {file}: node count (meshio)", m.name);
+            assert_eq!(
+                mesh.nodes.len(),
+                m.nodes,
+                "{} {file}: node count (meshio)",
+                m.name
+            );
             let mut names: Vec<&str> = mesh.groups.iter().map(|g| g.name.as_str()).collect();
             let mut expected: Vec<&str> = m.group.iter().map(|g| g.name.as_str()).collect();
             names.sort_unstable();
@@ -357,6 +362,45 @@ $Elements
 $EndElements
 ";
 
+/// The same square with contiguous node tags 1..=4 written out of order
+/// (mshio drops contiguous tags; the reader must not assume file order).
+const MSH41_PERMUTED: &str = "$MeshFormat
+4.1 0 8
+$EndMeshFormat
+$PhysicalNames
+1
+2 7 \"body\"
+$EndPhysicalNames
+$Entities
+0 2 1 0
+1 0 0 0 1 0 0 1 3 0
+2 1 0 0 1 1 0 0 0
+1 0 0 0 1 1 0 1 7 0
+$EndEntities
+$Nodes
+1 4 1 4
+2 1 0 4
+2
+1
+3
+4
+0 0 0
+1 0 0
+1 1 0
+0 1 0
+$EndNodes
+$Elements
+3 4 1 11
+1 1 1 1
+2 2 1
+1 2 1 1
+3 1 3
+2 1 2 2
+5 2 1 3
+9 2 3 4
+$EndElements
+";
+
 fn check_sparse(mesh: &Mesh) {
     assert_eq!(mesh.nodes.len(), 4);
     assert_eq!(mesh.nodes[2], [1.0, 1.0, 0.0]);
@@ -378,6 +422,7 @@ fn check_sparse(mesh: &Mesh) {
 fn sparse_tags_names_and_ignored_elements() {
     check_sparse(&parse(MSH22_SPARSE, 2).unwrap());
     check_sparse(&parse(MSH41_SPARSE, 2).unwrap());
+    check_sparse(&parse(MSH41_PERMUTED, 2).unwrap());
     // The 3D reading of the same file keeps z and the groups.
     assert_eq!(parse(MSH22_SPARSE, 3).unwrap().groups.len(), 2);
 }
@@ -546,6 +591,7 @@ fn mangled_files_never_panic() {
         .collect();
     files.push(("sparse22".into(), MSH22_SPARSE.as_bytes().to_vec()));
     files.push(("sparse41".into(), MSH41_SPARSE.as_bytes().to_vec()));
+    files.push(("permuted41".into(), MSH41_PERMUTED.as_bytes().to_vec()));
     files.push(("be22".into(), msh22_binary(true)));
     for (name, bytes) in &files {
         let step = (bytes.len() / 150).max(1);

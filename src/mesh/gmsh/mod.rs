@@ -14,6 +14,7 @@ use std::path::Path;
 mod cursor;
 mod msh2;
 mod msh4;
+mod msh4_tags;
 mod raw;
 
 /// Reads a Gmsh mesh for a model of spatial dimension `dim` (2 or 3). Every
