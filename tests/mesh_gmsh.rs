@@ -428,6 +428,30 @@ fn sparse_tags_names_and_ignored_elements() {
 }
 
 #[test]
+fn clockwise_plane_meshes_are_renumbered_but_mixed_ones_are_reported() {
+    // Both triangles clockwise (a surface with normal −z): renumbered.
+    let cw = MSH22_SPARSE
+        .replace("5 2 2 7 1 10 20 35", "5 2 2 7 1 10 35 20")
+        .replace("9 2 2 7 1 10 35 47", "9 2 2 7 1 10 47 35");
+    let mesh = parse(&cw, 2).unwrap();
+    let body = &mesh.group("body").unwrap().elements;
+    assert_eq!(body[0].nodes(), [0, 1, 2]);
+    assert_eq!(body[1].nodes(), [0, 2, 3]);
+    mesh.check_elements().unwrap();
+    // One clockwise triangle among counter-clockwise ones: an error.
+    let mixed = MSH22_SPARSE.replace("5 2 2 7 1 10 20 35", "5 2 2 7 1 10 35 20");
+    let err = parse(&mixed, 2)
+        .unwrap()
+        .check_elements()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("\"body\": element 0") && err.contains("inverted"),
+        "{err}"
+    );
+}
+
+#[test]
 fn inward_edges_are_reoriented() {
     // The y = 0 edge written 20 → 10 (clockwise) is flipped to 10 → 20.
     let text = MSH22_SPARSE.replace("2 1 2 3 1 10 20", "2 1 2 3 1 20 10");

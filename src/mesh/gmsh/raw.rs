@@ -275,3 +275,33 @@ fn group_names(
     }
     Ok(out)
 }
+
+/// Signed area (shoelace) of a tri3/quad4 in the x-y plane.
+fn signed_area(e: &Element, nodes: &[[f64; 3]]) -> f64 {
+    let v = e.nodes();
+    let mut a = 0.0;
+    for (k, &i) in v.iter().enumerate() {
+        let j = v[(k + 1) % v.len()];
+        a += nodes[i][0] * nodes[j][1] - nodes[j][0] * nodes[i][1];
+    }
+    0.5 * a
+}
+
+/// Renumbers every 2D body group whose elements are all clockwise (Gmsh meshes
+/// a plane surface with normal −z that way) to counter-clockwise: tri3
+/// `[0, 2, 1]`, quad4 `[0, 3, 2, 1]`. Groups with any counter-clockwise
+/// element are left alone.
+pub(super) fn orient_plane_bodies(mesh: &mut Mesh) {
+    let nodes = &mesh.nodes;
+    for g in mesh.groups.iter_mut().filter(|g| g.dim == 2) {
+        let all_cw = !g.elements.is_empty()
+            && g.elements
+                .iter()
+                .all(|e| e.kind.ref_dim() == 2 && signed_area(e, nodes) < 0.0);
+        if all_cw {
+            for e in &mut g.elements {
+                e.nodes_mut()[1..].reverse();
+            }
+        }
+    }
+}
