@@ -343,3 +343,77 @@ fn check_elements_catches_a_flipped_generated_element() {
         "{err}"
     );
 }
+
+/// Random affine maps `x ↦ A x + b`: with det A > 0 every element stays valid
+/// and the measure scales by det A (exact for these straight-sided elements);
+/// with det A < 0 (a reflection) every element is inverted.
+#[test]
+fn affine_maps_scale_measure_and_reflections_invert() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let meshes = [
+        (
+            box_mesh("m", &[0.0; 2], &[1.0; 2], &[3, 2], ElementKind::Quad4).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 2], &[1.0; 2], &[3, 2], ElementKind::Tri3).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 3], &[1.0; 3], &[2, 2, 3], ElementKind::Hex8).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 3], &[1.0; 3], &[2, 2, 3], ElementKind::Tet4).unwrap(),
+            1.0,
+        ),
+        (disk("m", [0.0; 2], 1.0, 4).unwrap(), disk_mesh_area(1.0, 4)),
+    ];
+    for (mesh, measure) in &meshes {
+        for trial in 0..20 {
+            let d = mesh.dim;
+            let mut a = [[0.0; 3]; 3];
+            for (i, row) in a.iter_mut().enumerate() {
+                for (j, v) in row.iter_mut().enumerate() {
+                    *v = if i < d && j < d {
+                        rng.gen_range(-1.0..1.0) + if i == j { 2.0 } else { 0.0 }
+                    } else {
+                        (i == j) as u8 as f64
+                    };
+                }
+            }
+            if trial % 2 == 1 {
+                a[0] = a[0].map(|v| -v); // reflection
+            }
+            let det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+            let mut m = mesh.clone();
+            for x in &mut m.nodes {
+                let y = *x;
+                for (xi, row) in x.iter_mut().zip(&a) {
+                    *xi = row[0] * y[0] + row[1] * y[1] + row[2] * y[2] + 0.3;
+                }
+                if d == 2 {
+                    x[2] = 0.0;
+                }
+            }
+            let v = m.group_measure("m").unwrap();
+            assert!(
+                (v - measure * det.abs()).abs() < 1e-12 * v,
+                "measure {v} vs {}",
+                measure * det.abs()
+            );
+            if det > 0.0 {
+                m.check_elements().unwrap();
+            } else {
+                let err = m.check_elements().unwrap_err().to_string();
+                assert!(
+                    err.contains("element 0") && err.contains("inverted"),
+                    "{err}"
+                );
+            }
+        }
+    }
+}
