@@ -130,35 +130,42 @@ impl Mesh {
     /// Returns the number of faces reversed.
     pub fn orient_surfaces(&mut self) -> Result<usize, MeshError> {
         let n_nodes = self.nodes.len();
-        // Sorted face key → (adjacent element count, element centroid).
+        let dim = self.dim;
+        let out_of_range = |name: &str| {
+            MeshError::Invalid(format!(
+                "group \"{name}\" references a node beyond the {n_nodes} nodes"
+            ))
+        };
+        // Sorted key of every surface face → (adjacent body elements, centroid of one).
         let mut adj: HashMap<[usize; 4], (u32, V3)> = HashMap::new();
-        for g in self.groups.iter().filter(|g| g.dim == self.dim) {
+        for g in self.groups.iter().filter(|g| g.dim + 1 == dim) {
             for e in &g.elements {
                 if e.nodes().iter().any(|&a| a >= n_nodes) {
-                    return Err(MeshError::Invalid(format!(
-                        "group \"{}\" references a node beyond the {n_nodes} nodes",
-                        g.name
-                    )));
+                    return Err(out_of_range(&g.name));
                 }
-                let (x, n) = coords(e, &self.nodes);
-                let c = centroid(&x[..n]);
+                adj.insert(face_key(e.nodes().iter().copied()), (0, [0.0; 3]));
+            }
+        }
+        if adj.is_empty() {
+            return Ok(0);
+        }
+        for g in self.groups.iter().filter(|g| g.dim == dim) {
+            for e in &g.elements {
+                if e.nodes().iter().any(|&a| a >= n_nodes) {
+                    return Err(out_of_range(&g.name));
+                }
                 for f in faces(e.kind) {
                     let key = face_key(f.iter().map(|&k| e.nodes()[k]));
-                    let slot = adj.entry(key).or_insert((0, c));
-                    slot.0 += 1;
+                    if let Some(slot) = adj.get_mut(&key) {
+                        let (x, n) = coords(e, &self.nodes);
+                        *slot = (slot.0 + 1, centroid(&x[..n]));
+                    }
                 }
             }
         }
         let mut flipped = 0;
-        let dim = self.dim;
         for g in self.groups.iter_mut().filter(|g| g.dim + 1 == dim) {
             for e in &mut g.elements {
-                if e.nodes().iter().any(|&a| a >= n_nodes) {
-                    return Err(MeshError::Invalid(format!(
-                        "group \"{}\" references a node beyond the {n_nodes} nodes",
-                        g.name
-                    )));
-                }
                 let Some(&(1, c)) = adj.get(&face_key(e.nodes().iter().copied())) else {
                     continue;
                 };
