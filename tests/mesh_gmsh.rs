@@ -578,6 +578,11 @@ fn errors_name_the_problem_and_the_line() {
     expect_err(&MSH22_SPARSE[..MSH22_SPARSE.len() - 30], 2, &["truncated"]);
     expect_err("", 2, &["$MeshFormat"]);
     expect_err(
+        &MSH41_PERMUTED.replace("2\n1\n3\n4\n", "2\n1\n3\n3\n"),
+        2,
+        &["node tag 3 appears twice"],
+    );
+    expect_err(
         &MSH41_SPARSE.replace("$EndNodes", "$EndNodez"),
         2,
         &["line"],

@@ -104,17 +104,14 @@ fn type_name(t: i32) -> String {
 /// physical group of dimension ≥ 1 and checks the 2D flatness.
 pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, MeshError> {
     // Node tag → index.
-    let mut index: HashMap<u64, usize> = HashMap::with_capacity(raw.node_tags.len());
-    for (i, &t) in raw.node_tags.iter().enumerate() {
-        if index.insert(t, i).is_some() {
-            let line = raw.node_lines.get(i).copied().flatten();
-            return Err(parse_error(
-                path,
-                line,
-                format!("node tag {t} appears twice"),
-            ));
-        }
-    }
+    let index = TagIndex::new(&raw.node_tags).map_err(|i| {
+        let line = raw.node_lines.get(i).copied().flatten();
+        parse_error(
+            path,
+            line,
+            format!("node tag {} appears twice", raw.node_tags[i]),
+        )
+    })?;
     let mut nodes = raw.coords;
     for (i, x) in nodes.iter().enumerate() {
         if x.iter().any(|v| !v.is_finite()) {
@@ -200,7 +197,7 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
             }
             let mut conn = [0usize; 8];
             for (c, &t) in conn.iter_mut().zip(&e.nodes[..kind.n_nodes()]) {
-                *c = *index.get(&t).ok_or_else(|| {
+                *c = index.get(t).ok_or_else(|| {
                     parse_error(
                         path,
                         e.line,
@@ -302,6 +299,52 @@ pub(super) fn orient_plane_bodies(mesh: &mut Mesh) {
             for e in &mut g.elements {
                 e.nodes_mut()[1..].reverse();
             }
+        }
+    }
+}
+
+/// Node tag → 0-based index: a table when the tags are dense (the usual
+/// case), a hash map otherwise.
+enum TagIndex {
+    Dense { min: u64, slot: Vec<usize> },
+    Sparse(HashMap<u64, usize>),
+}
+
+impl TagIndex {
+    /// Fails with the position of the first repeated tag.
+    fn new(tags: &[u64]) -> Result<TagIndex, usize> {
+        let (min, max) = tags
+            .iter()
+            .fold((u64::MAX, 0), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        if !tags.is_empty() && max - min < 4 * tags.len() as u64 + 16 {
+            let mut slot = vec![usize::MAX; (max - min + 1) as usize];
+            for (i, &t) in tags.iter().enumerate() {
+                let s = &mut slot[(t - min) as usize];
+                if *s != usize::MAX {
+                    return Err(i);
+                }
+                *s = i;
+            }
+            Ok(TagIndex::Dense { min, slot })
+        } else {
+            let mut map = HashMap::with_capacity(tags.len());
+            for (i, &t) in tags.iter().enumerate() {
+                if map.insert(t, i).is_some() {
+                    return Err(i);
+                }
+            }
+            Ok(TagIndex::Sparse(map))
+        }
+    }
+
+    fn get(&self, t: u64) -> Option<usize> {
+        match self {
+            TagIndex::Dense { min, slot } => t
+                .checked_sub(*min)
+                .and_then(|k| slot.get(usize::try_from(k).ok()?))
+                .copied()
+                .filter(|&i| i != usize::MAX),
+            TagIndex::Sparse(map) => map.get(&t).copied(),
         }
     }
 }
