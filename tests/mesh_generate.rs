@@ -1,7 +1,7 @@
 //! Built-in generators and `Mesh::append`: counts, exact areas/volumes,
 //! positive elements, outward and conforming boundary faces, error texts.
 use emcontact::fe::ElementKind;
-use emcontact::mesh::generate::{box_mesh, disk, disk_mesh_area, ring, ring_mesh_area};
+use emcontact::mesh::generate::{ball, box_mesh, disk, disk_mesh_area, ring, ring_mesh_area};
 use emcontact::mesh::{Mesh, MeshError};
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -67,6 +67,32 @@ fn area_normal(m: &Mesh, f: &[usize]) -> V {
     }
 }
 
+/// ∫ x·n dA over one face: exact for line2/tri3 (flat: x·n constant) and, with
+/// 2×2 Gauss points, for bilinear quad4 faces (the integrand is biquadratic).
+fn face_flux(m: &Mesh, f: &[usize]) -> f64 {
+    if f.len() < 4 {
+        return dot(m.nodes[f[0]], area_normal(m, f));
+    }
+    let x: Vec<V> = f.iter().map(|&a| m.nodes[a]).collect();
+    let g = 1.0 / 3f64.sqrt();
+    let r = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+    let mut s = 0.0;
+    for xi in [-g, g] {
+        for eta in [-g, g] {
+            let (mut p, mut t1, mut t2) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+            for (rk, xk) in r.iter().zip(&x) {
+                for q in 0..3 {
+                    p[q] += 0.25 * (1.0 + rk[0] * xi) * (1.0 + rk[1] * eta) * xk[q];
+                    t1[q] += 0.25 * rk[0] * (1.0 + rk[1] * eta) * xk[q];
+                    t2[q] += 0.25 * rk[1] * (1.0 + rk[0] * xi) * xk[q];
+                }
+            }
+            s += dot(p, cross(t1, t2));
+        }
+    }
+    s
+}
+
 /// The boundary checks every generator must pass:
 /// * body elements positive (`check_elements`), total measure = `measure`;
 /// * the body is conforming: every face is shared by at most two elements, and
@@ -112,7 +138,7 @@ fn check_body(m: &Mesh, body: &str, surfaces: &[&str], measure: f64) {
                 dot(n, sub(centroid(m, e.nodes()), c)) > 0.0,
                 "{s}: a face points inward"
             );
-            flux += dot(m.nodes[e.nodes()[0]], n);
+            flux += face_flux(m, e.nodes());
             listed += 1;
         }
     }
@@ -416,4 +442,55 @@ fn affine_maps_scale_measure_and_reflections_invert() {
             }
         }
     }
+}
+
+#[test]
+fn ball_volume_converges_and_surface_is_outward() {
+    let r = 0.021; // golf ball radius [m]
+    let exact = 4.0 / 3.0 * PI * r * r * r;
+    let mut errors = Vec::new();
+    for n in [2, 4, 8] {
+        let m = ball("g", [0.1, 0.2, -0.3], r, n).unwrap();
+        let layers = ((2 * n + 2) / 5).max(1);
+        let n_body = m.group("g").unwrap().elements.len();
+        assert_eq!(n_body, n * n * n + 6 * n * n * layers);
+        assert_eq!(m.group("g_outer").unwrap().elements.len(), 6 * n * n);
+        assert_eq!(
+            m.nodes.len(),
+            (n + 1).pow(3) + layers * ((n + 1).pow(3) - (n - 1).pow(3))
+        );
+        for &a in &m.group_nodes("g_outer").unwrap() {
+            let d = sub(m.nodes[a], [0.1, 0.2, -0.3]);
+            assert!(
+                (dot(d, d).sqrt() - r).abs() < 1e-15,
+                "outer node off the sphere"
+            );
+        }
+        let v = m.group_measure("g").unwrap();
+        // Conforming, positive, outward, divergence theorem (checked against v itself).
+        check_body(&m, "g", &["g_outer"], v);
+        errors.push((exact - v) / exact);
+    }
+    // Bilinear faces inscribed in the sphere: volume below the exact one, error O(h²).
+    assert!(errors.iter().all(|&e| e > 0.0), "{errors:?}");
+    for w in errors.windows(2) {
+        let rate = w[0] / w[1];
+        assert!(
+            rate > 3.0 && rate < 5.0,
+            "convergence rate {rate} (errors {errors:?})"
+        );
+    }
+    // A flat face of angular size θ = π/(2n) on the sphere cuts off a cap of mean
+    // depth ≈ R θ²/8 (half the sagitta at the half-diagonal θ/√2), so the relative
+    // deficit is ≈ 3 θ²/8 (n = 8: 1.4 %).
+    for (&n, e) in [2usize, 4, 8].iter().zip(&errors).skip(1) {
+        let theta = PI / (2.0 * n as f64);
+        let estimate = 3.0 * theta * theta / 8.0;
+        assert!(
+            *e > 0.8 * estimate && *e < 1.5 * estimate,
+            "n = {n}: {e} vs ≈ {estimate}"
+        );
+    }
+    assert!(err_text(ball("g", [0.0; 3], 0.0, 3)).contains("radius"));
+    assert!(err_text(ball("g", [0.0; 3], 1.0, 0)).contains("divisions = 0"));
 }

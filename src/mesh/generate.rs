@@ -10,7 +10,9 @@ use super::{Element, Group, Mesh, MeshError};
 use crate::fe::ElementKind;
 use std::f64::consts::PI;
 
+mod ball;
 mod round;
+pub use ball::ball;
 pub use round::{disk, ring};
 
 fn invalid(msg: String) -> MeshError {

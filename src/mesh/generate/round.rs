@@ -85,7 +85,7 @@ pub fn ring(
 }
 
 /// Radial layers of the disk's outer ring for `n` divisions per quarter.
-fn disk_layers(n: usize) -> usize {
+pub(super) fn disk_layers(n: usize) -> usize {
     ((2 * n + 2) / 5).max(1)
 }
 
