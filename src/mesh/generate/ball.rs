@@ -9,7 +9,8 @@ use crate::mesh::{Element, Mesh, MeshError};
 /// hexes, and a shell joining each node on the cube's surface by a straight
 /// line to its point on the sphere in the equiangular cubed-sphere map (cube
 /// coordinates `u ∈ [−1, 1]` sent to directions `tan(π u / 4)`, so the
-/// `divisions` surface elements along a cube edge subtend equal angles), split
+/// `divisions` surface elements along a cube edge subtend equal angles; Ronchi,
+/// Iacono & Paolucci, J. Comput. Phys. 124 (1996) 93–114), split
 /// into `max(1, ⌊(2·divisions + 2)/5⌋)` layers. `divisions`
 /// elements span a quarter great circle. Surface `<name>_outer` (quad4,
 /// outward). The volume converges to `4/3 π r³` at second order in
