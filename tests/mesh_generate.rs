@@ -494,3 +494,69 @@ fn ball_volume_converges_and_surface_is_outward() {
     assert!(err_text(ball("g", [0.0; 3], 0.0, 3)).contains("radius"));
     assert!(err_text(ball("g", [0.0; 3], 1.0, 0)).contains("divisions = 0"));
 }
+
+/// The boundary extracted from the body equals the generator's surface groups,
+/// face by face with the same orientation (same cyclic node order).
+#[test]
+fn extracted_boundary_matches_the_generated_surfaces() {
+    let cases = [
+        box_mesh("b", &[0.0; 2], &[2.0, 1.0], &[4, 3], ElementKind::Quad4).unwrap(),
+        box_mesh("b", &[0.0; 2], &[2.0, 1.0], &[4, 3], ElementKind::Tri3).unwrap(),
+        box_mesh(
+            "b",
+            &[0.0; 3],
+            &[2.0, 1.0, 1.0],
+            &[2, 3, 2],
+            ElementKind::Hex8,
+        )
+        .unwrap(),
+        box_mesh(
+            "b",
+            &[0.0; 3],
+            &[2.0, 1.0, 1.0],
+            &[2, 3, 2],
+            ElementKind::Tet4,
+        )
+        .unwrap(),
+        ring("b", [0.0; 2], 1.0, 0.2, [12, 2]).unwrap(),
+        disk("b", [0.0; 2], 1.0, 3).unwrap(),
+        ball("b", [0.0; 3], 1.0, 3).unwrap(),
+    ];
+    // Canonical form of a face: its node cycle rotated to start at the smallest index.
+    let canon = |v: &[usize]| {
+        let i = (0..v.len()).min_by_key(|&i| v[i]).unwrap();
+        let mut c = v[i..].to_vec();
+        c.extend_from_slice(&v[..i]);
+        c
+    };
+    for mut m in cases {
+        let mut generated: Vec<Vec<usize>> = m
+            .groups
+            .iter()
+            .filter(|g| g.dim + 1 == m.dim)
+            .flat_map(|g| g.elements.iter().map(|e| canon(e.nodes())))
+            .collect();
+        let n = m.add_boundary_group("b", "skin").unwrap();
+        let mut extracted: Vec<Vec<usize>> = m
+            .group("skin")
+            .unwrap()
+            .elements
+            .iter()
+            .map(|e| canon(e.nodes()))
+            .collect();
+        assert_eq!(n, generated.len());
+        generated.sort();
+        extracted.sort();
+        assert_eq!(extracted, generated);
+        assert!(m
+            .add_boundary_group("b", "skin")
+            .unwrap_err()
+            .to_string()
+            .contains("already taken"));
+        assert!(m
+            .add_boundary_group("skin", "x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a body"));
+    }
+}

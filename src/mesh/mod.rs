@@ -17,6 +17,7 @@
 use crate::fe::ElementKind;
 use std::path::{Path, PathBuf};
 
+mod boundary;
 mod check;
 pub mod generate;
 mod geometry;
