@@ -1,7 +1,7 @@
 //! Built-in generators and `Mesh::append`: counts, exact areas/volumes,
 //! positive elements, outward and conforming boundary faces, error texts.
 use emcontact::fe::ElementKind;
-use emcontact::mesh::generate::{box_mesh, disk, disk_mesh_area, ring, ring_mesh_area};
+use emcontact::mesh::generate::{ball, box_mesh, disk, disk_mesh_area, ring, ring_mesh_area};
 use emcontact::mesh::{Mesh, MeshError};
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -45,8 +45,8 @@ fn local_faces(kind: ElementKind) -> Vec<Vec<usize>> {
 fn centroid(m: &Mesh, nodes: &[usize]) -> V {
     let mut c = [0.0; 3];
     for &a in nodes {
-        for k in 0..3 {
-            c[k] += m.nodes[a][k] / nodes.len() as f64;
+        for (ck, xk) in c.iter_mut().zip(m.nodes[a]) {
+            *ck += xk / nodes.len() as f64;
         }
     }
     c
@@ -65,6 +65,32 @@ fn area_normal(m: &Mesh, f: &[usize]) -> V {
         3 => h(cross(sub(x[1], x[0]), sub(x[2], x[0]))),
         _ => h(cross(sub(x[2], x[0]), sub(x[3], x[1]))),
     }
+}
+
+/// ∫ x·n dA over one face: exact for line2/tri3 (flat: x·n constant) and, with
+/// 2×2 Gauss points, for bilinear quad4 faces (the integrand is biquadratic).
+fn face_flux(m: &Mesh, f: &[usize]) -> f64 {
+    if f.len() < 4 {
+        return dot(m.nodes[f[0]], area_normal(m, f));
+    }
+    let x: Vec<V> = f.iter().map(|&a| m.nodes[a]).collect();
+    let g = 1.0 / 3f64.sqrt();
+    let r = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+    let mut s = 0.0;
+    for xi in [-g, g] {
+        for eta in [-g, g] {
+            let (mut p, mut t1, mut t2) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+            for (rk, xk) in r.iter().zip(&x) {
+                for q in 0..3 {
+                    p[q] += 0.25 * (1.0 + rk[0] * xi) * (1.0 + rk[1] * eta) * xk[q];
+                    t1[q] += 0.25 * rk[0] * (1.0 + rk[1] * eta) * xk[q];
+                    t2[q] += 0.25 * rk[1] * (1.0 + rk[0] * xi) * xk[q];
+                }
+            }
+            s += dot(p, cross(t1, t2));
+        }
+    }
+    s
 }
 
 /// The boundary checks every generator must pass:
@@ -112,7 +138,7 @@ fn check_body(m: &Mesh, body: &str, surfaces: &[&str], measure: f64) {
                 dot(n, sub(centroid(m, e.nodes()), c)) > 0.0,
                 "{s}: a face points inward"
             );
-            flux += dot(m.nodes[e.nodes()[0]], n);
+            flux += face_flux(m, e.nodes());
             listed += 1;
         }
     }
@@ -342,4 +368,195 @@ fn check_elements_catches_a_flipped_generated_element() {
         err.contains("element 0") && err.contains("inverted"),
         "{err}"
     );
+}
+
+/// Random affine maps `x ↦ A x + b`: with det A > 0 every element stays valid
+/// and the measure scales by det A (exact for these straight-sided elements);
+/// with det A < 0 (a reflection) every element is inverted.
+#[test]
+fn affine_maps_scale_measure_and_reflections_invert() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let meshes = [
+        (
+            box_mesh("m", &[0.0; 2], &[1.0; 2], &[3, 2], ElementKind::Quad4).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 2], &[1.0; 2], &[3, 2], ElementKind::Tri3).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 3], &[1.0; 3], &[2, 2, 3], ElementKind::Hex8).unwrap(),
+            1.0,
+        ),
+        (
+            box_mesh("m", &[0.0; 3], &[1.0; 3], &[2, 2, 3], ElementKind::Tet4).unwrap(),
+            1.0,
+        ),
+        (disk("m", [0.0; 2], 1.0, 4).unwrap(), disk_mesh_area(1.0, 4)),
+    ];
+    for (mesh, measure) in &meshes {
+        for trial in 0..20 {
+            let d = mesh.dim;
+            let mut a = [[0.0; 3]; 3];
+            for (i, row) in a.iter_mut().enumerate() {
+                for (j, v) in row.iter_mut().enumerate() {
+                    *v = if i < d && j < d {
+                        rng.gen_range(-1.0..1.0) + if i == j { 2.0 } else { 0.0 }
+                    } else {
+                        (i == j) as u8 as f64
+                    };
+                }
+            }
+            if trial % 2 == 1 {
+                a[0] = a[0].map(|v| -v); // reflection
+            }
+            let det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+            let mut m = mesh.clone();
+            for x in &mut m.nodes {
+                let y = *x;
+                for (xi, row) in x.iter_mut().zip(&a) {
+                    *xi = row[0] * y[0] + row[1] * y[1] + row[2] * y[2] + 0.3;
+                }
+                if d == 2 {
+                    x[2] = 0.0;
+                }
+            }
+            let v = m.group_measure("m").unwrap();
+            assert!(
+                (v - measure * det.abs()).abs() < 1e-12 * v,
+                "measure {v} vs {}",
+                measure * det.abs()
+            );
+            if det > 0.0 {
+                m.check_elements().unwrap();
+            } else {
+                let err = m.check_elements().unwrap_err().to_string();
+                assert!(
+                    err.contains("element 0") && err.contains("inverted"),
+                    "{err}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn ball_volume_converges_and_surface_is_outward() {
+    let r = 0.021; // golf ball radius [m]
+    let exact = 4.0 / 3.0 * PI * r * r * r;
+    let mut errors = Vec::new();
+    for n in [2, 4, 8] {
+        let m = ball("g", [0.1, 0.2, -0.3], r, n).unwrap();
+        let layers = ((2 * n + 2) / 5).max(1);
+        let n_body = m.group("g").unwrap().elements.len();
+        assert_eq!(n_body, n * n * n + 6 * n * n * layers);
+        assert_eq!(m.group("g_outer").unwrap().elements.len(), 6 * n * n);
+        assert_eq!(
+            m.nodes.len(),
+            (n + 1).pow(3) + layers * ((n + 1).pow(3) - (n - 1).pow(3))
+        );
+        for &a in &m.group_nodes("g_outer").unwrap() {
+            let d = sub(m.nodes[a], [0.1, 0.2, -0.3]);
+            assert!(
+                (dot(d, d).sqrt() - r).abs() < 1e-15,
+                "outer node off the sphere"
+            );
+        }
+        let v = m.group_measure("g").unwrap();
+        // Conforming, positive, outward, divergence theorem (checked against v itself).
+        check_body(&m, "g", &["g_outer"], v);
+        errors.push((exact - v) / exact);
+    }
+    // Bilinear faces inscribed in the sphere: volume below the exact one, error O(h²).
+    assert!(errors.iter().all(|&e| e > 0.0), "{errors:?}");
+    for w in errors.windows(2) {
+        let rate = w[0] / w[1];
+        assert!(
+            rate > 3.0 && rate < 5.0,
+            "convergence rate {rate} (errors {errors:?})"
+        );
+    }
+    // A flat face of angular size θ = π/(2n) on the sphere cuts off a cap of mean
+    // depth ≈ R θ²/8 (half the sagitta at the half-diagonal θ/√2), so the relative
+    // deficit is ≈ 3 θ²/8 (n = 8: 1.4 %).
+    for (&n, e) in [2usize, 4, 8].iter().zip(&errors).skip(1) {
+        let theta = PI / (2.0 * n as f64);
+        let estimate = 3.0 * theta * theta / 8.0;
+        assert!(
+            *e > 0.8 * estimate && *e < 1.5 * estimate,
+            "n = {n}: {e} vs ≈ {estimate}"
+        );
+    }
+    assert!(err_text(ball("g", [0.0; 3], 0.0, 3)).contains("radius"));
+    assert!(err_text(ball("g", [0.0; 3], 1.0, 0)).contains("divisions = 0"));
+}
+
+/// The boundary extracted from the body equals the generator's surface groups,
+/// face by face with the same orientation (same cyclic node order).
+#[test]
+fn extracted_boundary_matches_the_generated_surfaces() {
+    let cases = [
+        box_mesh("b", &[0.0; 2], &[2.0, 1.0], &[4, 3], ElementKind::Quad4).unwrap(),
+        box_mesh("b", &[0.0; 2], &[2.0, 1.0], &[4, 3], ElementKind::Tri3).unwrap(),
+        box_mesh(
+            "b",
+            &[0.0; 3],
+            &[2.0, 1.0, 1.0],
+            &[2, 3, 2],
+            ElementKind::Hex8,
+        )
+        .unwrap(),
+        box_mesh(
+            "b",
+            &[0.0; 3],
+            &[2.0, 1.0, 1.0],
+            &[2, 3, 2],
+            ElementKind::Tet4,
+        )
+        .unwrap(),
+        ring("b", [0.0; 2], 1.0, 0.2, [12, 2]).unwrap(),
+        disk("b", [0.0; 2], 1.0, 3).unwrap(),
+        ball("b", [0.0; 3], 1.0, 3).unwrap(),
+    ];
+    // Canonical form of a face: its node cycle rotated to start at the smallest index.
+    let canon = |v: &[usize]| {
+        let i = (0..v.len()).min_by_key(|&i| v[i]).unwrap();
+        let mut c = v[i..].to_vec();
+        c.extend_from_slice(&v[..i]);
+        c
+    };
+    for mut m in cases {
+        let mut generated: Vec<Vec<usize>> = m
+            .groups
+            .iter()
+            .filter(|g| g.dim + 1 == m.dim)
+            .flat_map(|g| g.elements.iter().map(|e| canon(e.nodes())))
+            .collect();
+        let n = m.add_boundary_group("b", "skin").unwrap();
+        let mut extracted: Vec<Vec<usize>> = m
+            .group("skin")
+            .unwrap()
+            .elements
+            .iter()
+            .map(|e| canon(e.nodes()))
+            .collect();
+        assert_eq!(n, generated.len());
+        generated.sort();
+        extracted.sort();
+        assert_eq!(extracted, generated);
+        assert!(m
+            .add_boundary_group("b", "skin")
+            .unwrap_err()
+            .to_string()
+            .contains("already taken"));
+        assert!(m
+            .add_boundary_group("skin", "x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a body"));
+    }
 }

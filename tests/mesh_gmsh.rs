@@ -108,7 +108,12 @@ fn all_formats_read_to_the_same_mesh() {
 fn meshes_match_the_gmsh_manifest() {
     for m in manifest().mesh {
         for (mesh, file) in read_model(&m).iter().zip(&m.files) {
-            assert_eq!(mesh.nodes.len(), m.nodes, "{file}: node count (meshio)");
+            assert_eq!(
+                mesh.nodes.len(),
+                m.nodes,
+                "{} {file}: node count (meshio)",
+                m.name
+            );
             let mut names: Vec<&str> = mesh.groups.iter().map(|g| g.name.as_str()).collect();
             let mut expected: Vec<&str> = m.group.iter().map(|g| g.name.as_str()).collect();
             names.sort_unstable();
@@ -239,8 +244,8 @@ fn face_lists(kind: ElementKind) -> Vec<Vec<usize>> {
 fn centroid(mesh: &Mesh, nodes: &[usize]) -> [f64; 3] {
     let mut c = [0.0; 3];
     for &a in nodes {
-        for k in 0..3 {
-            c[k] += mesh.nodes[a][k] / nodes.len() as f64;
+        for (ck, xk) in c.iter_mut().zip(mesh.nodes[a]) {
+            *ck += xk / nodes.len() as f64;
         }
     }
     c
@@ -357,6 +362,45 @@ $Elements
 $EndElements
 ";
 
+/// The same square with contiguous node tags 1..=4 written out of order
+/// (mshio drops contiguous tags; the reader must not assume file order).
+const MSH41_PERMUTED: &str = "$MeshFormat
+4.1 0 8
+$EndMeshFormat
+$PhysicalNames
+1
+2 7 \"body\"
+$EndPhysicalNames
+$Entities
+0 2 1 0
+1 0 0 0 1 0 0 1 3 0
+2 1 0 0 1 1 0 0 0
+1 0 0 0 1 1 0 1 7 0
+$EndEntities
+$Nodes
+1 4 1 4
+2 1 0 4
+2
+1
+3
+4
+0 0 0
+1 0 0
+1 1 0
+0 1 0
+$EndNodes
+$Elements
+3 4 1 11
+1 1 1 1
+2 2 1
+1 2 1 1
+3 1 3
+2 1 2 2
+5 2 1 3
+9 2 3 4
+$EndElements
+";
+
 fn check_sparse(mesh: &Mesh) {
     assert_eq!(mesh.nodes.len(), 4);
     assert_eq!(mesh.nodes[2], [1.0, 1.0, 0.0]);
@@ -378,8 +422,33 @@ fn check_sparse(mesh: &Mesh) {
 fn sparse_tags_names_and_ignored_elements() {
     check_sparse(&parse(MSH22_SPARSE, 2).unwrap());
     check_sparse(&parse(MSH41_SPARSE, 2).unwrap());
+    check_sparse(&parse(MSH41_PERMUTED, 2).unwrap());
     // The 3D reading of the same file keeps z and the groups.
     assert_eq!(parse(MSH22_SPARSE, 3).unwrap().groups.len(), 2);
+}
+
+#[test]
+fn clockwise_plane_meshes_are_renumbered_but_mixed_ones_are_reported() {
+    // Both triangles clockwise (a surface with normal −z): renumbered.
+    let cw = MSH22_SPARSE
+        .replace("5 2 2 7 1 10 20 35", "5 2 2 7 1 10 35 20")
+        .replace("9 2 2 7 1 10 35 47", "9 2 2 7 1 10 47 35");
+    let mesh = parse(&cw, 2).unwrap();
+    let body = &mesh.group("body").unwrap().elements;
+    assert_eq!(body[0].nodes(), [0, 1, 2]);
+    assert_eq!(body[1].nodes(), [0, 2, 3]);
+    mesh.check_elements().unwrap();
+    // One clockwise triangle among counter-clockwise ones: an error.
+    let mixed = MSH22_SPARSE.replace("5 2 2 7 1 10 20 35", "5 2 2 7 1 10 35 20");
+    let err = parse(&mixed, 2)
+        .unwrap()
+        .check_elements()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("\"body\": element 0") && err.contains("inverted"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -509,6 +578,11 @@ fn errors_name_the_problem_and_the_line() {
     expect_err(&MSH22_SPARSE[..MSH22_SPARSE.len() - 30], 2, &["truncated"]);
     expect_err("", 2, &["$MeshFormat"]);
     expect_err(
+        &MSH41_PERMUTED.replace("2\n1\n3\n4\n", "2\n1\n3\n3\n"),
+        2,
+        &["node tag 3 appears twice"],
+    );
+    expect_err(
         &MSH41_SPARSE.replace("$EndNodes", "$EndNodez"),
         2,
         &["line"],
@@ -546,6 +620,7 @@ fn mangled_files_never_panic() {
         .collect();
     files.push(("sparse22".into(), MSH22_SPARSE.as_bytes().to_vec()));
     files.push(("sparse41".into(), MSH41_SPARSE.as_bytes().to_vec()));
+    files.push(("permuted41".into(), MSH41_PERMUTED.as_bytes().to_vec()));
     files.push(("be22".into(), msh22_binary(true)));
     for (name, bytes) in &files {
         let step = (bytes.len() / 150).max(1);

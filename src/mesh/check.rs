@@ -1,8 +1,7 @@
-//! Element validity (positive orientation) and outward orientation of surfaces.
-use super::geometry::{coords, cross, det3, dot, faces, sub, HEX_REF, QUAD_REF, V3};
+//! Element validity: positive corner Jacobians.
+use super::geometry::{coords, cross, det3, dot, sub, HEX_REF, QUAD_REF, V3};
 use super::{Mesh, MeshError};
 use crate::fe::ElementKind;
-use std::collections::HashMap;
 
 /// Relative size below which a corner Jacobian counts as degenerate:
 /// `det / h^D < DEGENERATE`, `h` the largest node distance of the element.
@@ -100,7 +99,7 @@ impl Mesh {
                 }
                 let (x, n) = coords(e, &self.nodes);
                 let (det, corner) = min_corner_jacobian(e.kind, &x[..n]);
-                if !(det.abs() >= DEGENERATE) {
+                if det.is_nan() || det.abs() < DEGENERATE {
                     return Err(MeshError::Invalid(format!(
                         "group \"{}\": element {i} ({}, nodes {:?}) is degenerate \
                          (relative Jacobian {det:.3e} at corner {corner})",
@@ -121,92 +120,5 @@ impl Mesh {
             }
         }
         Ok(())
-    }
-
-    /// Orients every face of every surface group (dimension `dim − 1`) outward
-    /// from the single body element it bounds: in 2D the edge direction `t` has
-    /// outward normal `(t_y, −t_x)`; in 3D `(x1 − x0) × (x2 − x0)` points out.
-    /// Faces bounding no body element or two of them are left as they are.
-    /// Returns the number of faces reversed.
-    pub fn orient_surfaces(&mut self) -> Result<usize, MeshError> {
-        let n_nodes = self.nodes.len();
-        // Sorted face key → (adjacent element count, element centroid).
-        let mut adj: HashMap<[usize; 4], (u32, V3)> = HashMap::new();
-        for g in self.groups.iter().filter(|g| g.dim == self.dim) {
-            for e in &g.elements {
-                if e.nodes().iter().any(|&a| a >= n_nodes) {
-                    return Err(MeshError::Invalid(format!(
-                        "group \"{}\" references a node beyond the {n_nodes} nodes",
-                        g.name
-                    )));
-                }
-                let (x, n) = coords(e, &self.nodes);
-                let c = centroid(&x[..n]);
-                for f in faces(e.kind) {
-                    let key = face_key(f.iter().map(|&k| e.nodes()[k]));
-                    let slot = adj.entry(key).or_insert((0, c));
-                    slot.0 += 1;
-                }
-            }
-        }
-        let mut flipped = 0;
-        let dim = self.dim;
-        for g in self.groups.iter_mut().filter(|g| g.dim + 1 == dim) {
-            for e in &mut g.elements {
-                if e.nodes().iter().any(|&a| a >= n_nodes) {
-                    return Err(MeshError::Invalid(format!(
-                        "group \"{}\" references a node beyond the {n_nodes} nodes",
-                        g.name
-                    )));
-                }
-                let Some(&(1, c)) = adj.get(&face_key(e.nodes().iter().copied())) else {
-                    continue;
-                };
-                let (x, n) = coords(e, &self.nodes);
-                let normal = face_normal(&x[..n]);
-                if dot(normal, sub(centroid(&x[..n]), c)) < 0.0 {
-                    let v = e.nodes_mut();
-                    v[1..].reverse();
-                    if v.len() == 2 {
-                        v.swap(0, 1);
-                    }
-                    flipped += 1;
-                }
-            }
-        }
-        Ok(flipped)
-    }
-}
-
-/// Sorted node indices of a face, padded with `usize::MAX`.
-fn face_key(nodes: impl Iterator<Item = usize>) -> [usize; 4] {
-    let mut k = [usize::MAX; 4];
-    for (s, a) in k.iter_mut().zip(nodes) {
-        *s = a;
-    }
-    k.sort_unstable();
-    k
-}
-
-fn centroid(x: &[V3]) -> V3 {
-    let mut c = [0.0; 3];
-    for p in x {
-        for k in 0..3 {
-            c[k] += p[k] / x.len() as f64;
-        }
-    }
-    c
-}
-
-/// Area-weighted normal of a face: 2D edge `(t_y, −t_x)`; 3D tri `(x1−x0)×(x2−x0)`;
-/// 3D quad `(x2−x0)×(x3−x1)` (the diagonals; equals the triangle rule for planar quads).
-pub(super) fn face_normal(x: &[V3]) -> V3 {
-    match x.len() {
-        2 => {
-            let t = sub(x[1], x[0]);
-            [t[1], -t[0], 0.0]
-        }
-        3 => cross(sub(x[1], x[0]), sub(x[2], x[0])),
-        _ => cross(sub(x[2], x[0]), sub(x[3], x[1])),
     }
 }

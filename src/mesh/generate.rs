@@ -10,7 +10,9 @@ use super::{Element, Group, Mesh, MeshError};
 use crate::fe::ElementKind;
 use std::f64::consts::PI;
 
+mod ball;
 mod round;
+pub use ball::ball;
 pub use round::{disk, ring};
 
 fn invalid(msg: String) -> MeshError {
@@ -37,9 +39,12 @@ fn group(name: String, dim: usize, elements: Vec<Element>) -> Group {
 /// Box `[min, max]` with `divisions` per axis. 2D (`min.len() == 2`): quad4 or
 /// tri3 (two per cell, split along the (0,0)–(1,1) diagonal), surfaces
 /// `<name>_xmin/_xmax/_ymin/_ymax` (line2). 3D: hex8 or tet4 (six per cell, the
-/// Kuhn/Freudenthal split along the cell's main diagonal, identical in every
-/// cell so neighbouring cells share faces), surfaces `<name>_xmin … <name>_zmax`
-/// (quad4 for hex8, tri3 for tet4). Nodes are numbered x fastest, then y, z.
+/// Kuhn/Freudenthal split along the cell's main diagonal — one tet per
+/// permutation σ of the axes, with vertices 0, e_σ1, e_σ1 + e_σ2, 1 —
+/// identical in every cell so neighbouring cells share faces; H. W. Kuhn,
+/// IBM J. Res. Dev. 4 (1960) 518–524; H. Freudenthal, Ann. Math. 43 (1942)
+/// 580–582), surfaces `<name>_xmin … <name>_zmax` (quad4 for hex8, tri3 for
+/// tet4). Nodes are numbered x fastest, then y, z.
 pub fn box_mesh(
     name: &str,
     min: &[f64],

@@ -4,11 +4,20 @@
 //! A `Mesh` holds all nodes of a model (z = 0 in 2D) and named groups of
 //! elements. A volume group (elements of the model's dimension) is a body; a
 //! group of boundary elements (line2 in 2D; tri3/quad4 in 3D) is a surface.
-//! (Interface fixed by the skeleton; bodies are the mesh owner's to fill.)
+//!
+//! Orientation conventions (kept by the generators and the Gmsh reader, checked
+//! by [`Mesh::check_elements`] and [`Mesh::orient_surfaces`]):
+//! * body elements in Gmsh node order with a positive Jacobian (counter-clockwise
+//!   in 2D);
+//! * surface faces point out of the body they bound: a 2D line2 edge with
+//!   direction `t` has outward normal `(t_y, −t_x)` (edges run counter-clockwise
+//!   around the body, clockwise around a hole); a 3D face has outward normal
+//!   along `(x1 − x0) × (x2 − x0)`.
 
 use crate::fe::ElementKind;
 use std::path::{Path, PathBuf};
 
+mod boundary;
 mod check;
 pub mod generate;
 mod geometry;

@@ -51,6 +51,11 @@ pub fn ring(
             "ring \"{name}\": divisions through the thickness is 0"
         )));
     }
+    if na.checked_mul(nt + 1).map_or(true, |t| t > 1 << 32) {
+        return Err(invalid(format!(
+            "ring \"{name}\": too many divisions {divisions:?}"
+        )));
+    }
     let (ri, ro) = (radius - 0.5 * thickness, radius + 0.5 * thickness);
     let id = |i: usize, j: usize| j * na + i % na;
     let mut nodes = Vec::with_capacity(na * (nt + 1));
@@ -85,7 +90,7 @@ pub fn ring(
 }
 
 /// Radial layers of the disk's outer ring for `n` divisions per quarter.
-fn disk_layers(n: usize) -> usize {
+pub(super) fn disk_layers(n: usize) -> usize {
     ((2 * n + 2) / 5).max(1)
 }
 
@@ -113,6 +118,11 @@ pub fn disk(
     }
     if divisions == 0 {
         return Err(invalid(format!("disk \"{name}\": divisions is 0")));
+    }
+    if divisions > 50_000 {
+        return Err(invalid(format!(
+            "disk \"{name}\": divisions = {divisions} is too many"
+        )));
     }
     let n = divisions;
     let m = disk_layers(n);

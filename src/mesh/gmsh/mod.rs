@@ -14,6 +14,7 @@ use std::path::Path;
 mod cursor;
 mod msh2;
 mod msh4;
+mod msh4_tags;
 mod raw;
 
 /// Reads a Gmsh mesh for a model of spatial dimension `dim` (2 or 3). Every
@@ -22,8 +23,11 @@ mod raw;
 /// unnamed tag is used in two dimensions). Unsupported element types in a
 /// physical group are an error naming them; point elements and elements outside
 /// every physical group are ignored; nodes keep file order. In 2D all nodes must
-/// have the same z (it is set to 0). Surface groups (dimension `dim − 1`) are
-/// oriented outward from the body element they bound.
+/// have the same z (it is set to 0), and a body group whose elements are *all*
+/// clockwise (a surface meshed with normal −z) is renumbered counter-clockwise;
+/// a group with mixed orientations is left for [`Mesh::check_elements`] to
+/// report. Surface groups (dimension `dim − 1`) are oriented outward from the
+/// body element they bound.
 pub fn read_gmsh(path: &Path, dim: usize) -> Result<Mesh, MeshError> {
     let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
         file: path.to_path_buf(),
@@ -53,6 +57,9 @@ pub fn parse_gmsh(bytes: &[u8], path: &Path, dim: usize) -> Result<Mesh, MeshErr
         }
     };
     let mut mesh = raw::assemble(raw, path, dim)?;
+    if dim == 2 {
+        raw::orient_plane_bodies(&mut mesh);
+    }
     mesh.orient_surfaces()?;
     Ok(mesh)
 }

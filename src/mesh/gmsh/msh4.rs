@@ -5,9 +5,11 @@
 //! surface and volume lists its physical tags); element blocks name their
 //! entity. `mshio` keeps node tags only when they are sparse
 //! (`NodeBlock::node_tags == None` otherwise): contiguous tags are rebuilt as
-//! `min_node_tag + position in file order`.
+//! `min_node_tag + position in file order` only if our own scan of the tags
+//! (`msh4_tags`) fails.
 use super::super::MeshError;
 use super::cursor::{parse_error, read_physical_names, Cursor, Header};
+use super::msh4_tags::node_tags;
 use super::raw::{RawElement, RawMesh};
 use std::collections::HashMap;
 use std::path::Path;
@@ -65,18 +67,26 @@ pub(super) fn read(bytes: &[u8], header: &Header, path: &Path) -> Result<RawMesh
     let nodes = data
         .nodes
         .ok_or_else(|| parse_error(path, None, "no $Nodes section".into()))?;
+    // Our own scan of the tags (file order) when it agrees with mshio's blocks.
+    let n_total: usize = nodes.node_blocks.iter().map(|b| b.nodes.len()).sum();
+    let scanned = node_tags(bytes, header).filter(|t| t.len() == n_total);
     let mut next = nodes.min_node_tag;
+    let mut at = 0usize;
     for block in &nodes.node_blocks {
         let mut tags = vec![0u64; block.nodes.len()];
-        match &block.node_tags {
-            Some(map) => {
+        match (&scanned, &block.node_tags) {
+            (Some(s), _) => {
+                tags.copy_from_slice(&s[at..at + block.nodes.len()]);
+                at += block.nodes.len();
+            }
+            (None, Some(map)) => {
                 for (&t, &i) in map {
                     if let Some(slot) = tags.get_mut(i) {
                         *slot = t;
                     }
                 }
             }
-            None => {
+            (None, None) => {
                 for t in tags.iter_mut() {
                     *t = next;
                     next = next.wrapping_add(1);

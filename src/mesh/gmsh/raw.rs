@@ -104,17 +104,14 @@ fn type_name(t: i32) -> String {
 /// physical group of dimension ≥ 1 and checks the 2D flatness.
 pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, MeshError> {
     // Node tag → index.
-    let mut index: HashMap<u64, usize> = HashMap::with_capacity(raw.node_tags.len());
-    for (i, &t) in raw.node_tags.iter().enumerate() {
-        if index.insert(t, i).is_some() {
-            let line = raw.node_lines.get(i).copied().flatten();
-            return Err(parse_error(
-                path,
-                line,
-                format!("node tag {t} appears twice"),
-            ));
-        }
-    }
+    let index = TagIndex::new(&raw.node_tags).map_err(|i| {
+        let line = raw.node_lines.get(i).copied().flatten();
+        parse_error(
+            path,
+            line,
+            format!("node tag {} appears twice", raw.node_tags[i]),
+        )
+    })?;
     let mut nodes = raw.coords;
     for (i, x) in nodes.iter().enumerate() {
         if x.iter().any(|v| !v.is_finite()) {
@@ -200,7 +197,7 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
             }
             let mut conn = [0usize; 8];
             for (c, &t) in conn.iter_mut().zip(&e.nodes[..kind.n_nodes()]) {
-                *c = *index.get(&t).ok_or_else(|| {
+                *c = index.get(t).ok_or_else(|| {
                     parse_error(
                         path,
                         e.line,
@@ -274,4 +271,80 @@ fn group_names(
         }
     }
     Ok(out)
+}
+
+/// Signed area (shoelace) of a tri3/quad4 in the x-y plane.
+fn signed_area(e: &Element, nodes: &[[f64; 3]]) -> f64 {
+    let v = e.nodes();
+    let mut a = 0.0;
+    for (k, &i) in v.iter().enumerate() {
+        let j = v[(k + 1) % v.len()];
+        a += nodes[i][0] * nodes[j][1] - nodes[j][0] * nodes[i][1];
+    }
+    0.5 * a
+}
+
+/// Renumbers every 2D body group whose elements are all clockwise (Gmsh meshes
+/// a plane surface with normal −z that way) to counter-clockwise: tri3
+/// `[0, 2, 1]`, quad4 `[0, 3, 2, 1]`. Groups with any counter-clockwise
+/// element are left alone.
+pub(super) fn orient_plane_bodies(mesh: &mut Mesh) {
+    let nodes = &mesh.nodes;
+    for g in mesh.groups.iter_mut().filter(|g| g.dim == 2) {
+        let all_cw = !g.elements.is_empty()
+            && g.elements
+                .iter()
+                .all(|e| e.kind.ref_dim() == 2 && signed_area(e, nodes) < 0.0);
+        if all_cw {
+            for e in &mut g.elements {
+                e.nodes_mut()[1..].reverse();
+            }
+        }
+    }
+}
+
+/// Node tag → 0-based index: a table when the tags are dense (the usual
+/// case), a hash map otherwise.
+enum TagIndex {
+    Dense { min: u64, slot: Vec<usize> },
+    Sparse(HashMap<u64, usize>),
+}
+
+impl TagIndex {
+    /// Fails with the position of the first repeated tag.
+    fn new(tags: &[u64]) -> Result<TagIndex, usize> {
+        let (min, max) = tags
+            .iter()
+            .fold((u64::MAX, 0), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        if !tags.is_empty() && max - min < 4 * tags.len() as u64 + 16 {
+            let mut slot = vec![usize::MAX; (max - min + 1) as usize];
+            for (i, &t) in tags.iter().enumerate() {
+                let s = &mut slot[(t - min) as usize];
+                if *s != usize::MAX {
+                    return Err(i);
+                }
+                *s = i;
+            }
+            Ok(TagIndex::Dense { min, slot })
+        } else {
+            let mut map = HashMap::with_capacity(tags.len());
+            for (i, &t) in tags.iter().enumerate() {
+                if map.insert(t, i).is_some() {
+                    return Err(i);
+                }
+            }
+            Ok(TagIndex::Sparse(map))
+        }
+    }
+
+    fn get(&self, t: u64) -> Option<usize> {
+        match self {
+            TagIndex::Dense { min, slot } => t
+                .checked_sub(*min)
+                .and_then(|k| slot.get(usize::try_from(k).ok()?))
+                .copied()
+                .filter(|&i| i != usize::MAX),
+            TagIndex::Sparse(map) => map.get(&t).copied(),
+        }
+    }
 }
