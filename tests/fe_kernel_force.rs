@@ -1,6 +1,8 @@
 //! Internal-force kernel: tangent against finite differences, the discrete energy
 //! identity, momentum conservation, objectivity and failure reporting.
 
+#![allow(clippy::needless_range_loop)]
+
 mod fe_util;
 
 use emcontact::fe::kernel::{internal_force, KernelError, StressEval};

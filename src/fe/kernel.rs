@@ -28,7 +28,6 @@ pub use length::characteristic_length;
 macro_rules! by_nodes {
     ($nn:expr, $f:ident::<$d:ident>($($arg:expr),*)) => {
         match $nn {
-            2 => $f::<$d, 2>($($arg),*),
             3 => $f::<$d, 3>($($arg),*),
             4 => $f::<$d, 4>($($arg),*),
             8 => $f::<$d, 8>($($arg),*),
