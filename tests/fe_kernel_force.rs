@@ -256,7 +256,7 @@ fn force_accumulates_tangent_overwrites() {
 }
 
 /// Inverted current configurations and non-finite input give `Inverted`; an
-/// inverted reference gives `BadReference`.
+/// inverted reference gives `BadReference`; outputs are untouched on error.
 #[test]
 fn failures_are_reported() {
     for d in [2, 3] {
@@ -271,13 +271,38 @@ fn failures_are_reported() {
             pushed[1][0] = -3.0;
             for m in materials() {
                 for eval in EVALS {
-                    let ok = Config {
-                        xref: xref.clone(),
-                        x0: xref.clone(),
-                        x1: xref.clone(),
-                    };
                     for bad in [&mirrored, &nan, &pushed] {
-                        let e = force(d, kind, &m, &ok, bad, eval, None).unwrap_err();
+                        let n = kind.n_nodes() * d;
+                        let mut f = vec![0.5; n];
+                        let mut k = vec![0.25; n * n];
+                        let e = if d == 2 {
+                            internal_force::<2>(
+                                kind,
+                                &m,
+                                &xref,
+                                &xref,
+                                bad,
+                                eval,
+                                &mut f,
+                                Some(&mut k),
+                            )
+                        } else {
+                            internal_force::<3>(
+                                kind,
+                                &m,
+                                &xref,
+                                &xref,
+                                bad,
+                                eval,
+                                &mut f,
+                                Some(&mut k),
+                            )
+                        }
+                        .unwrap_err();
+                        assert!(
+                            f.iter().all(|&v| v == 0.5) && k.iter().all(|&v| v == 0.25),
+                            "outputs modified on error"
+                        );
                         assert!(
                             matches!(e, KernelError::Inverted { .. }),
                             "{kind:?} {eval:?}: {e:?}"

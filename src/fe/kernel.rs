@@ -15,7 +15,7 @@ mod geometry;
 mod length;
 mod stiffness;
 
-use super::tables::{table, RefTable};
+use super::tables::{table, RefTable, MAX_NODES};
 use super::ElementKind;
 use crate::material::Material;
 use geometry::{checked_det, deformation_gradient, qp_geometry};
@@ -71,7 +71,7 @@ pub enum KernelError {
 ///
 /// Errors: `BadReference` if `det J ≤ 0` at a quadrature point; `Inverted` if
 /// `det F_{n+1}` (and, for `Midpoint`, `det F_n`) is not positive and finite.
-/// On error `f` may hold a partial sum and `k` is left untouched.
+/// On error neither `f` nor `k` is modified.
 #[allow(clippy::too_many_arguments)]
 #[track_caller]
 pub fn internal_force<const D: usize>(
@@ -133,6 +133,7 @@ fn internal_force_n<const D: usize, const N: usize>(
     k: Option<&mut [f64]>,
 ) -> Result<(), KernelError> {
     let mut acc: Blocks<N> = [[[[0.0; N]; N]; 3]; 3];
+    let mut fl = [0.0f64; 3 * MAX_NODES];
     let want_k = k.is_some();
     for q in 0..t.nq {
         let g = qp_geometry::<D, N>(t, q, xref)?;
@@ -147,7 +148,7 @@ fn internal_force_n<const D: usize, const N: usize>(
                 let fm = (f0 + f1) * 0.5;
                 let s = material.algorithmic_stress(&c0, &c1);
                 check_finite(&s)?;
-                add_force::<D, N>(&g, &fm, &s, f);
+                add_force::<D, N>(&g, &fm, &s, &mut fl);
                 if want_k {
                     let tan = material.algorithmic_tangent(&c0, &c1);
                     add_tangent::<D, N>(&g, &fm, &f1, &s, &tan, 0.5, &mut acc);
@@ -156,13 +157,16 @@ fn internal_force_n<const D: usize, const N: usize>(
             StressEval::EndPoint => {
                 let s = material.stress(&c1);
                 check_finite(&s)?;
-                add_force::<D, N>(&g, &f1, &s, f);
+                add_force::<D, N>(&g, &f1, &s, &mut fl);
                 if want_k {
                     let tan = material.tangent(&c1);
                     add_tangent::<D, N>(&g, &f1, &f1, &s, &tan, 1.0, &mut acc);
                 }
             }
         }
+    }
+    for (fi, li) in f.iter_mut().zip(&fl) {
+        *fi += li;
     }
     if let Some(k) = k {
         scatter::<D, N>(&acc, k);
