@@ -1,6 +1,8 @@
 //! Internal-force kernel: tangent against finite differences, the discrete energy
 //! identity, momentum conservation, objectivity and failure reporting.
 
+#![allow(clippy::needless_range_loop)]
+
 mod fe_util;
 
 use emcontact::fe::kernel::{internal_force, KernelError, StressEval};
@@ -254,7 +256,7 @@ fn force_accumulates_tangent_overwrites() {
 }
 
 /// Inverted current configurations and non-finite input give `Inverted`; an
-/// inverted reference gives `BadReference`.
+/// inverted reference gives `BadReference`; outputs are untouched on error.
 #[test]
 fn failures_are_reported() {
     for d in [2, 3] {
@@ -269,13 +271,38 @@ fn failures_are_reported() {
             pushed[1][0] = -3.0;
             for m in materials() {
                 for eval in EVALS {
-                    let ok = Config {
-                        xref: xref.clone(),
-                        x0: xref.clone(),
-                        x1: xref.clone(),
-                    };
                     for bad in [&mirrored, &nan, &pushed] {
-                        let e = force(d, kind, &m, &ok, bad, eval, None).unwrap_err();
+                        let n = kind.n_nodes() * d;
+                        let mut f = vec![0.5; n];
+                        let mut k = vec![0.25; n * n];
+                        let e = if d == 2 {
+                            internal_force::<2>(
+                                kind,
+                                &m,
+                                &xref,
+                                &xref,
+                                bad,
+                                eval,
+                                &mut f,
+                                Some(&mut k),
+                            )
+                        } else {
+                            internal_force::<3>(
+                                kind,
+                                &m,
+                                &xref,
+                                &xref,
+                                bad,
+                                eval,
+                                &mut f,
+                                Some(&mut k),
+                            )
+                        }
+                        .unwrap_err();
+                        assert!(
+                            f.iter().all(|&v| v == 0.5) && k.iter().all(|&v| v == 0.25),
+                            "outputs modified on error"
+                        );
                         assert!(
                             matches!(e, KernelError::Inverted { .. }),
                             "{kind:?} {eval:?}: {e:?}"
@@ -304,6 +331,58 @@ fn failures_are_reported() {
                     "{e:?}"
                 );
             }
+        }
+    }
+}
+
+/// Plane strain = a unit-thickness extrusion with `z` held: the quad4 (D = 2) force,
+/// tangent and energy equal the hex8 ones summed over each bottom/top node pair
+/// (in-plane components), to 1e-13 relative, for both materials and both rules.
+#[test]
+fn plane_strain_matches_extruded_hex() {
+    let r: Vec<f64> = (0..90)
+        .map(|i| ((i * 71 % 89) as f64 / 44.5) - 1.0)
+        .collect();
+    let c2 = config(ElementKind::Quad4, 2, &r);
+    let extrude = |x: &[[f64; 3]]| -> Vec<[f64; 3]> {
+        let mut out = Vec::with_capacity(8);
+        for z in [0.0, 1.0] {
+            out.extend(x.iter().map(|p| [p[0], p[1], z]));
+        }
+        out
+    };
+    let c3 = Config {
+        xref: extrude(&c2.xref),
+        x0: extrude(&c2.x0),
+        x1: extrude(&c2.x1),
+    };
+    for m in materials() {
+        for eval in EVALS {
+            let mut k2 = vec![0.0; 64];
+            let mut k3 = vec![0.0; 576];
+            let f2 = force(2, ElementKind::Quad4, &m, &c2, &c2.x1, eval, Some(&mut k2)).unwrap();
+            let f3 = force(3, ElementKind::Hex8, &m, &c3, &c3.x1, eval, Some(&mut k3)).unwrap();
+            let fmax = f2.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            let kmax = k2.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            for a in 0..4 {
+                for i in 0..2 {
+                    let s = f3[a * 3 + i] + f3[(a + 4) * 3 + i];
+                    assert!((s - f2[a * 2 + i]).abs() < 1e-13 * fmax, "{m:?} {eval:?}");
+                    for b in 0..4 {
+                        for j in 0..2 {
+                            let mut s = 0.0;
+                            for (aa, bb) in [(a, b), (a, b + 4), (a + 4, b), (a + 4, b + 4)] {
+                                s += k3[(aa * 3 + i) * 24 + bb * 3 + j];
+                            }
+                            let k = k2[(a * 2 + i) * 8 + b * 2 + j];
+                            assert!((s - k).abs() < 1e-13 * kmax, "{m:?} {eval:?}: {s} vs {k}");
+                        }
+                    }
+                }
+            }
+            let e2 = energy(2, ElementKind::Quad4, &m, &c2.xref, &c2.x1);
+            let e3 = energy(3, ElementKind::Hex8, &m, &c3.xref, &c3.x1);
+            assert!((e2 - e3).abs() < 1e-13 * e2.abs());
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Mass, volume, cell stress and characteristic length kernels.
 
+#![allow(clippy::needless_range_loop)]
+
 mod fe_util;
 
 use emcontact::fe::kernel::{cell_stress, characteristic_length, mass, strain_energy, volume};

@@ -1,5 +1,7 @@
 //! Reference elements: shape functions, quadrature exactness, faces.
 
+#![allow(clippy::needless_range_loop)]
+
 use emcontact::fe::ElementKind;
 use proptest::prelude::*;
 

@@ -3,9 +3,13 @@
 //! Coordinates are always passed as `[f64; 3]` (z = 0 in 2D). Nodal vectors are
 //! laid out node-major: `f[a*D + i]`; matrices row-major `k[(a*D+i)*(n*D) + b*D+j]`.
 //!
-//! All kernels integrate with the element's full Gauss rule ([`ElementKind::quadrature`])
-//! using the precomputed shape tables, and allocate nothing: per-element data lives
-//! in fixed-size stack arrays (at most 8 nodes × 3 = 24 dofs).
+//! Quadrature: `mass` and `volume` use the element's full Gauss rule
+//! ([`ElementKind::quadrature`]). Integrands that depend on the configuration only
+//! through `F` (internal force, tangent, strain energy, cell stress) use the same
+//! rule on quad4/hex8 and the centroid on tri3/tet4, where `F` is constant so one
+//! point is exact (and 3–4× cheaper). Shape data come from tables computed once;
+//! nothing allocates: per-element data lives in fixed-size stack arrays (at most
+//! 8 nodes × 3 = 24 dofs).
 //!
 //! Contract for callers (panics, these are caller bugs): `D` is 2 or 3, `kind` has
 //! reference dimension `D` (tri3/quad4 in 2D, tet4/hex8 in 3D), and every slice has
@@ -15,7 +19,7 @@ mod geometry;
 mod length;
 mod stiffness;
 
-use super::tables::{table, RefTable};
+use super::tables::{stiffness_table, table, RefTable, MAX_NODES};
 use super::ElementKind;
 use crate::material::Material;
 use geometry::{checked_det, deformation_gradient, qp_geometry};
@@ -28,7 +32,6 @@ pub use length::characteristic_length;
 macro_rules! by_nodes {
     ($nn:expr, $f:ident::<$d:ident>($($arg:expr),*)) => {
         match $nn {
-            2 => $f::<$d, 2>($($arg),*),
             3 => $f::<$d, 3>($($arg),*),
             4 => $f::<$d, 4>($($arg),*),
             8 => $f::<$d, 8>($($arg),*),
@@ -72,7 +75,7 @@ pub enum KernelError {
 ///
 /// Errors: `BadReference` if `det J ≤ 0` at a quadrature point; `Inverted` if
 /// `det F_{n+1}` (and, for `Midpoint`, `det F_n`) is not positive and finite.
-/// On error `f` may hold a partial sum and `k` is left untouched.
+/// On error neither `f` nor `k` is modified.
 #[allow(clippy::too_many_arguments)]
 #[track_caller]
 pub fn internal_force<const D: usize>(
@@ -85,7 +88,7 @@ pub fn internal_force<const D: usize>(
     f: &mut [f64],
     k: Option<&mut [f64]>,
 ) -> Result<(), KernelError> {
-    let t = checked_table::<D>(kind, xref);
+    let t = checked_stiffness_table::<D>(kind, xref);
     let nn = t.nn;
     let ndof = nn * D;
     assert!(
@@ -134,6 +137,7 @@ fn internal_force_n<const D: usize, const N: usize>(
     k: Option<&mut [f64]>,
 ) -> Result<(), KernelError> {
     let mut acc: Blocks<N> = [[[[0.0; N]; N]; 3]; 3];
+    let mut fl = [0.0f64; 3 * MAX_NODES];
     let want_k = k.is_some();
     for q in 0..t.nq {
         let g = qp_geometry::<D, N>(t, q, xref)?;
@@ -148,7 +152,7 @@ fn internal_force_n<const D: usize, const N: usize>(
                 let fm = (f0 + f1) * 0.5;
                 let s = material.algorithmic_stress(&c0, &c1);
                 check_finite(&s)?;
-                add_force::<D, N>(&g, &fm, &s, f);
+                add_force::<D, N>(&g, &fm, &s, &mut fl);
                 if want_k {
                     let tan = material.algorithmic_tangent(&c0, &c1);
                     add_tangent::<D, N>(&g, &fm, &f1, &s, &tan, 0.5, &mut acc);
@@ -157,13 +161,16 @@ fn internal_force_n<const D: usize, const N: usize>(
             StressEval::EndPoint => {
                 let s = material.stress(&c1);
                 check_finite(&s)?;
-                add_force::<D, N>(&g, &f1, &s, f);
+                add_force::<D, N>(&g, &f1, &s, &mut fl);
                 if want_k {
                     let tan = material.tangent(&c1);
                     add_tangent::<D, N>(&g, &f1, &f1, &s, &tan, 1.0, &mut acc);
                 }
             }
         }
+    }
+    for (fi, li) in f.iter_mut().zip(&fl) {
+        *fi += li;
     }
     if let Some(k) = k {
         scatter::<D, N>(&acc, k);
@@ -180,7 +187,7 @@ pub fn strain_energy<const D: usize>(
     xref: &[[f64; 3]],
     x: &[[f64; 3]],
 ) -> Result<f64, KernelError> {
-    let t = checked_table::<D>(kind, xref);
+    let t = checked_stiffness_table::<D>(kind, xref);
     assert!(
         x.len() == t.nn,
         "strain_energy: x has {} nodes, expected {}",
@@ -279,7 +286,7 @@ pub fn cell_stress<const D: usize>(
     xref: &[[f64; 3]],
     x: &[[f64; 3]],
 ) -> Result<(Matrix3<f64>, f64), KernelError> {
-    let t = checked_table::<D>(kind, xref);
+    let t = checked_stiffness_table::<D>(kind, xref);
     assert!(
         x.len() == t.nn,
         "cell_stress: x has {} nodes, expected {}",
@@ -314,13 +321,32 @@ fn cell_stress_n<const D: usize, const N: usize>(
 #[track_caller]
 #[inline]
 fn checked_table<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> &'static RefTable {
+    checked::<D>(kind, xref, table(kind))
+}
+
+/// The stiffness table of `kind` (centroid rule on simplices) after the same checks.
+#[track_caller]
+#[inline]
+fn checked_stiffness_table<const D: usize>(
+    kind: ElementKind,
+    xref: &[[f64; 3]],
+) -> &'static RefTable {
+    checked::<D>(kind, xref, stiffness_table(kind))
+}
+
+#[track_caller]
+#[inline]
+fn checked<const D: usize>(
+    kind: ElementKind,
+    xref: &[[f64; 3]],
+    t: &'static RefTable,
+) -> &'static RefTable {
     assert!(D == 2 || D == 3, "fe kernels: D must be 2 or 3, got {D}");
     assert!(
         kind.ref_dim() == D,
         "fe kernels: {} is not a {D}D body element",
         kind.name()
     );
-    let t = table(kind);
     assert!(
         xref.len() == t.nn,
         "fe kernels: xref has {} nodes, {} needs {}",

@@ -1,7 +1,7 @@
 //! Per-kind tables of shape values and reference gradients at the quadrature
 //! points, computed once (first use) so kernels neither recompute nor allocate.
 
-use super::ElementKind;
+use super::{ElementKind, QuadPoint};
 use std::sync::OnceLock;
 
 /// Largest node count of any element (hex8).
@@ -29,8 +29,17 @@ const ALL: [ElementKind; 5] = [
     ElementKind::Hex8,
 ];
 
-fn build(kind: ElementKind) -> RefTable {
-    let qps = kind.quadrature();
+/// Centroid rules: `(ξ_c, reference measure)`.
+const TRI_CENTROID: [QuadPoint; 1] = [QuadPoint {
+    xi: [1.0 / 3.0, 1.0 / 3.0, 0.0],
+    weight: 0.5,
+}];
+const TET_CENTROID: [QuadPoint; 1] = [QuadPoint {
+    xi: [0.25, 0.25, 0.25],
+    weight: 1.0 / 6.0,
+}];
+
+fn build(kind: ElementKind, qps: &[QuadPoint]) -> RefTable {
     let mut t = RefTable {
         nq: qps.len(),
         nn: kind.n_nodes(),
@@ -45,10 +54,26 @@ fn build(kind: ElementKind) -> RefTable {
     t
 }
 
-/// The table of `kind` (built on first call).
+/// The table of `kind` at its full rule [`ElementKind::quadrature`] (built on first call).
 #[inline]
 pub(crate) fn table(kind: ElementKind) -> &'static RefTable {
     static TABLES: OnceLock<[RefTable; 5]> = OnceLock::new();
-    let all = TABLES.get_or_init(|| ALL.map(build));
+    let all = TABLES.get_or_init(|| ALL.map(|k| build(k, k.quadrature())));
+    &all[kind as usize]
+}
+
+/// The table for integrands that are functions of `F` only (internal force, tangent,
+/// strain energy, stress): on the affine simplices `F` is constant, so the centroid
+/// rule is exact; quad4/hex8 use their full rule.
+#[inline]
+pub(crate) fn stiffness_table(kind: ElementKind) -> &'static RefTable {
+    static TABLES: OnceLock<[RefTable; 5]> = OnceLock::new();
+    let all = TABLES.get_or_init(|| {
+        ALL.map(|k| match k {
+            ElementKind::Tri3 => build(k, &TRI_CENTROID),
+            ElementKind::Tet4 => build(k, &TET_CENTROID),
+            _ => build(k, k.quadrature()),
+        })
+    });
     &all[kind as usize]
 }

@@ -51,7 +51,7 @@ impl NeoHookean {
     /// `W(C)`; `+∞` when `det C ≤ 0`.
     pub fn energy(&self, c: &Matrix3<f64>) -> f64 {
         let det = c.determinant();
-        if !(det > 0.0) {
+        if det.is_nan() || det <= 0.0 {
             return f64::INFINITY;
         }
         let l = 0.5 * det.ln();

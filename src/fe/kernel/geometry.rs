@@ -5,6 +5,9 @@
 //! Deformation gradient `F = Σ_a x_a ⊗ ∇_X N_a`; in plane strain (`D = 2`) it is
 //! embedded as a 3×3 matrix with `F_zz = 1`, `F_{αz} = F_{zα} = 0`.
 
+// Index loops mirror the index notation of the formulas.
+#![allow(clippy::needless_range_loop)]
+
 use super::super::tables::{RefTable, MAX_NODES};
 use super::KernelError;
 use nalgebra::Matrix3;

@@ -10,12 +10,15 @@
 //!
 //! where `γ = ∂F_f/∂F_{n+1}` (½ or 1), `T = ∂S/∂C_{n+1}` in Voigt form,
 //! `dC(F; b,j)` the Voigt tensor components of `FᵀdF + dFᵀF` for `dF = e_j ⊗ G_b`,
-//! and `B(F; a,i)` the Voigt covector with `B·dS_v = dS:(F_iJ G_aK)` (Bathe,
-//! *Finite Element Procedures*, 1996, §6.2.3, total Lagrangian `B_L`, `B_NL`).
+//! and `B(F; a,i)` the Voigt covector with `B·dS_v = dS:(F_iJ G_aK)` (cf. Bathe,
+//! *Finite Element Procedures*, 1996, ch. 6, total Lagrangian `B_L`, `B_NL`).
 //! The tangent is accumulated as `K_{ai,bj} = G_a·H_ij G_b` with 3×3 blocks `H_ij`
 //! (see [`add_tangent`]), which costs about half the flops of the `Bᵀ T B` product
 //! and vectorizes over `b`. Everything lives in fixed-size stack arrays
 //! (≤ 8 nodes × 3 = 24 dofs).
+
+// Index loops mirror the index notation of the formulas.
+#![allow(clippy::needless_range_loop)]
 
 use super::geometry::QpGeometry;
 use crate::material::Tangent;
