@@ -2,7 +2,12 @@
 //! (`.pvd`), CSV histories, PNG/SVG plots. Every file is written atomically
 //! (to a temporary name in the same directory, then renamed), so an interrupted
 //! run never leaves a half-written file behind.
-//! (Interface fixed by the skeleton; bodies are the output owner's to fill.)
+//!
+//! Files: `atomic` (temporary sibling + rename), `vtk` (`.vtu` through vtkio,
+//! `.pvd` collection), `csv` (histories, bit-exact round trip), `plot`
+//! (PNG/SVG line plots, bundled font), `history` (energy and momentum plots of
+//! a run's `history.csv`). `validation/check_vtk.py` checks a `.pvd` and its
+//! frames with VTK's own XML reader.
 
 use crate::mesh::Element;
 use std::path::{Path, PathBuf};
@@ -61,7 +66,9 @@ pub(crate) fn format_error(file: &Path, message: impl Into<String>) -> OutputErr
 }
 
 /// A named field on points or cells: `values.len() == count · components`,
-/// entity-major.
+/// entity-major. 1 component is written as VTK scalars, 3 as vectors, 9 as a
+/// 3×3 tensor in row-major order (VTK's convention), any other count as a
+/// generic multi-component array.
 #[derive(Debug, Clone, Copy)]
 pub struct Field<'a> {
     pub name: &'a str,
