@@ -86,6 +86,47 @@ pub struct Model {
     pub bodies: Vec<Body>,
     pub boundaries: Vec<Boundary>,
     pub gravity: [f64; 3],
+    /// Contact pairs (empty: no contact).
+    pub contacts: Vec<ContactSpec>,
     /// The input file this model came from.
     pub source: PathBuf,
+}
+
+/// The master side of a contact pair.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MasterSpec {
+    /// A boundary surface group of a deformable body (faces oriented outward).
+    Surface(String),
+    /// A fixed rigid plane through `point` with unit outward `normal` (toward the slaves).
+    Plane { point: [f64; 3], normal: [f64; 3] },
+}
+
+/// How the contact constraints are enforced (Love & Laursen 2003, §3.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enforcement {
+    /// Uzawa augmentations of the multipliers until the constraint violation is
+    /// below `tolerance`.
+    AugmentedLagrangian,
+    /// Penalty only (multipliers stay 0).
+    Penalty,
+}
+
+/// One `[[contact]]` pair: slave nodes of a surface against a master surface or plane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactSpec {
+    pub slave: String,
+    pub master: MasterSpec,
+    /// Coulomb friction coefficient μ ≥ 0.
+    pub friction: f64,
+    pub enforcement: Enforcement,
+    /// Normal penalty ε_N (traction per unit gap); `None`: chosen from stiffness, mass and Δt.
+    pub penalty: Option<f64>,
+    /// Tangential penalty ε_T; `None`: equal to ε_N.
+    pub tangential_penalty: Option<f64>,
+    /// Augmented Lagrangian: constraint violation (gap, or gap change over the
+    /// step for persistent contact) relative to the master element size.
+    pub tolerance: f64,
+    pub max_augmentations: usize,
+    /// Apply the velocity update of Love & Laursen (2003) after each step.
+    pub velocity_update: bool,
 }

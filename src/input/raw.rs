@@ -19,6 +19,8 @@ pub struct RawInput {
     #[serde(default)]
     pub boundary: Vec<RawBoundary>,
     pub gravity: Option<RawGravity>,
+    #[serde(default)]
+    pub contact: Vec<RawContact>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,4 +124,26 @@ pub struct RawBoundary {
 #[serde(deny_unknown_fields)]
 pub struct RawGravity {
     pub acceleration: Spanned<Vec<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlane {
+    pub point: Spanned<Vec<f64>>,
+    pub normal: Spanned<Vec<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawContact {
+    pub slave: Spanned<String>,
+    pub master: Option<Spanned<String>>,
+    pub master_plane: Option<Spanned<RawPlane>>,
+    pub friction: Option<Spanned<f64>>,
+    pub enforcement: Option<Spanned<String>>,
+    pub penalty: Option<Spanned<f64>>,
+    pub tangential_penalty: Option<Spanned<f64>>,
+    pub tolerance: Option<Spanned<f64>>,
+    pub max_augmentations: Option<Spanned<i64>>,
+    pub velocity_update: Option<Spanned<bool>>,
 }
