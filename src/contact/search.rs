@@ -1,2 +1,1 @@
-//! Broad phase: candidate master faces for each slave node.
-//! (interface fixed by the skeleton; the geometry owner fills the bodies).
+//! Broad phase: candidate master faces for each slave node (placeholder, filled next).

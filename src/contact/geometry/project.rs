@@ -1,0 +1,231 @@
+//! Closest-point projection of a slave point onto one master face
+//! (the `ξ̄` of Love & Laursen 2003 §3.2, eq. 45; DESIGN §5).
+//!
+//! All three face kinds have straight edges, so the closest point on the face
+//! boundary is exact (closest point on segments). The interior candidate is the
+//! orthogonal projection onto the segment / triangle plane (closed form) or, for
+//! the bilinear quad, a box-constrained damped Newton minimisation of
+//! `½|x(ξ) − x_s|²` started from the best of a 5×5 sample grid. The answer is
+//! the interior candidate when it is strictly inside and strictly closer than
+//! the boundary minimum, otherwise the boundary minimum. No allocation.
+
+use super::shape::{edge_xi, eval, interpolate, second_derivative, tangent, vertex_xi};
+use super::vec3::{axpy, cross, dot, norm, scale, sub, Vec3};
+use super::{check_face, Location, Projection};
+use crate::fe::ElementKind;
+
+/// Closest point of the master face (`kind`, nodes `master`) to `xs`.
+///
+/// Returns `ξ̄`, whether it lies inside the face, on an edge or at a vertex,
+/// the point `x_m(ξ̄)` and the distance `|x_s − x_m(ξ̄)|`. Interior quad4
+/// projections satisfy `s·τ_α = 0` to round-off (Newton run to convergence).
+/// Panics if `kind` is not line2/tri3/quad4 or `master.len()` does not match.
+#[track_caller]
+pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projection {
+    check_face(kind, master);
+    let mut boundary = boundary_closest(kind, master, xs);
+    let interior = match kind {
+        // For a segment the boundary search is the segment itself.
+        ElementKind::Line2 => {
+            if let Location::Edge(_) = boundary.location {
+                boundary.location = Location::Interior;
+            }
+            return boundary;
+        }
+        ElementKind::Tri3 => triangle_interior(master, xs),
+        _ => quad_interior(master, xs),
+    };
+    if let Some((xi, point)) = interior {
+        let distance = norm(sub(xs, point));
+        if distance < boundary.distance {
+            return Projection {
+                kind,
+                xi,
+                location: Location::Interior,
+                point,
+                distance,
+            };
+        }
+    }
+    boundary
+}
+
+/// Unit outward normal of the face at `xi` (`(τ_y, −τ_x)` in 2D,
+/// `x_{,ξ} × x_{,η}` normalised in 3D); `None` for a degenerate face.
+#[track_caller]
+pub fn face_normal(kind: ElementKind, master: &[[f64; 3]], xi: [f64; 2]) -> Option<[f64; 3]> {
+    check_face(kind, master);
+    let s = eval(kind, xi);
+    let t1 = tangent(&s, master, 0);
+    let n = if kind == ElementKind::Line2 {
+        [t1[1], -t1[0], 0.0]
+    } else {
+        cross(t1, tangent(&s, master, 1))
+    };
+    let l = norm(n);
+    (l > 0.0 && l.is_finite()).then(|| scale(n, 1.0 / l))
+}
+
+/// Closest point on segment `a → b`: fraction `t ∈ [0, 1]`, point, squared distance.
+fn closest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> (f64, Vec3, f64) {
+    let d = sub(b, a);
+    let dd = dot(d, d);
+    let t = if dd > 0.0 {
+        (dot(sub(p, a), d) / dd).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let q = if t == 1.0 { b } else { axpy(a, t, d) };
+    let r = sub(p, q);
+    (t, q, dot(r, r))
+}
+
+/// Exact closest point on the face boundary (the segment itself for line2).
+/// Ties between edges go to the lower edge index.
+fn boundary_closest(kind: ElementKind, master: &[Vec3], xs: Vec3) -> Projection {
+    let n = kind.n_nodes();
+    let n_edges = if kind == ElementKind::Line2 { 1 } else { n };
+    let mut best = (f64::INFINITY, 0usize, 0.0f64, [0.0; 3]);
+    for k in 0..n_edges {
+        let (t, q, d2) = closest_on_segment(master[k], master[(k + 1) % n], xs);
+        if d2 < best.0 {
+            best = (d2, k, t, q);
+        }
+    }
+    let (d2, k, t, point) = best;
+    let (location, xi) = if t <= 0.0 {
+        (Location::Vertex(k as u8), vertex_xi(kind, k))
+    } else if t >= 1.0 {
+        let v = (k + 1) % n;
+        (Location::Vertex(v as u8), vertex_xi(kind, v))
+    } else {
+        (Location::Edge(k as u8), edge_xi(kind, k, t))
+    };
+    Projection {
+        kind,
+        xi,
+        location,
+        point,
+        distance: d2.sqrt(),
+    }
+}
+
+/// Orthogonal projection onto the triangle's plane when it falls strictly inside.
+fn triangle_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
+    let (e1, e2, r) = (sub(x[1], x[0]), sub(x[2], x[0]), sub(p, x[0]));
+    let (m11, m12, m22) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
+    let det = m11 * m22 - m12 * m12;
+    if !(det > 1e-28 * m11 * m22) {
+        return None;
+    }
+    let (b1, b2) = (dot(e1, r), dot(e2, r));
+    let xi = (m22 * b1 - m12 * b2) / det;
+    let eta = (m11 * b2 - m12 * b1) / det;
+    if xi > 0.0 && eta > 0.0 && xi + eta < 1.0 {
+        let q = axpy(axpy(x[0], xi, e1), eta, e2);
+        Some(([xi, eta], q))
+    } else {
+        None
+    }
+}
+
+/// `½|x(ξ) − p|²` on the quad.
+fn quad_f(x: &[Vec3], p: Vec3, xi: [f64; 2]) -> f64 {
+    let r = sub(interpolate(&eval(ElementKind::Quad4, xi), x), p);
+    0.5 * dot(r, r)
+}
+
+/// Interior stationary point of `½|x(ξ) − p|²` on the bilinear quad, found by a
+/// box-constrained (active-set, projected) damped Newton method; `None` when the
+/// minimiser found lies on the boundary or the face is degenerate.
+fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
+    const GRID: [f64; 5] = [-0.8, -0.4, 0.0, 0.4, 0.8];
+    let mut xi = [0.0, 0.0];
+    let mut f = f64::INFINITY;
+    for a in GRID {
+        for b in GRID {
+            let fa = quad_f(x, p, [a, b]);
+            if fa < f {
+                f = fa;
+                xi = [a, b];
+            }
+        }
+    }
+    let x12 = second_derivative(&eval(ElementKind::Quad4, [0.0, 0.0]), x, 0, 1);
+    for _ in 0..60 {
+        let s = eval(ElementKind::Quad4, xi);
+        let r = sub(interpolate(&s, x), p);
+        let (t1, t2) = (tangent(&s, x, 0), tangent(&s, x, 1));
+        let g = [dot(t1, r), dot(t2, r)];
+        let (m11, m12, m22) = (dot(t1, t1), dot(t1, t2), dot(t2, t2));
+        let h12 = m12 + dot(r, x12);
+        let active = |i: usize| (xi[i] <= -1.0 && g[i] > 0.0) || (xi[i] >= 1.0 && g[i] < 0.0);
+        let (a0, a1) = (active(0), active(1));
+        let mut newton = false;
+        let d = match (a0, a1) {
+            (true, true) => break,
+            (false, false) => {
+                let det_h = m11 * m22 - h12 * h12;
+                let det_m = m11 * m22 - m12 * m12;
+                if m11 > 0.0 && det_h > 1e-12 * m11 * m22 {
+                    newton = true;
+                    [
+                        -(m22 * g[0] - h12 * g[1]) / det_h,
+                        -(m11 * g[1] - h12 * g[0]) / det_h,
+                    ]
+                } else if det_m > 1e-14 * m11 * m22 {
+                    // Gauss–Newton: descent direction even where the Hessian is indefinite.
+                    [
+                        -(m22 * g[0] - m12 * g[1]) / det_m,
+                        -(m11 * g[1] - m12 * g[0]) / det_m,
+                    ]
+                } else {
+                    return None;
+                }
+            }
+            (true, false) if m22 > 0.0 => [0.0, -g[1] / m22],
+            (false, true) if m11 > 0.0 => [-g[0] / m11, 0.0],
+            _ => return None,
+        };
+        let dmax = d[0].abs().max(d[1].abs());
+        if !dmax.is_finite() {
+            return None;
+        }
+        let clamp = |v: [f64; 2]| [v[0].clamp(-1.0, 1.0), v[1].clamp(-1.0, 1.0)];
+        let trial = clamp([xi[0] + d[0], xi[1] + d[1]]);
+        if newton && dmax < 1e-6 {
+            // Quadratic-convergence region: f changes below its round-off, so
+            // take the full step without a line search.
+            let step = (trial[0] - xi[0]).abs().max((trial[1] - xi[1]).abs());
+            xi = trial;
+            f = quad_f(x, p, xi);
+            if step < 1e-13 {
+                break;
+            }
+            continue;
+        }
+        let mut alpha = 1.0;
+        let mut accepted = false;
+        for _ in 0..40 {
+            let tr = clamp([xi[0] + alpha * d[0], xi[1] + alpha * d[1]]);
+            let ft = quad_f(x, p, tr);
+            let dec = g[0] * (tr[0] - xi[0]) + g[1] * (tr[1] - xi[1]);
+            if ft <= f + 1e-4 * dec {
+                xi = tr;
+                f = ft;
+                accepted = true;
+                break;
+            }
+            alpha *= 0.5;
+        }
+        if !accepted {
+            break;
+        }
+    }
+    if xi[0].abs() < 1.0 && xi[1].abs() < 1.0 {
+        let q = interpolate(&eval(ElementKind::Quad4, xi), x);
+        Some((xi, q))
+    } else {
+        None
+    }
+}
