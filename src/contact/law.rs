@@ -4,41 +4,46 @@
 //! multiplier reset of the end of §3.6. Sign conventions of this code (DESIGN §3):
 //! `g ≥ 0` separated, `p_N ≥ 0`, `v_N < 0` approaching.
 
-/// Which row of Table 1 applies.
+/// Which row of Table 1 applies at the current iterate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NormalCase {
-    /// Not in contact at `n` and `g_{n+1} > 0`.
+    /// Not in contact at `n`, no pressure.
     Open,
-    /// Not in contact at `n`, `g_{n+1} ≤ 0`: enforce `g_{n+1} = 0`.
+    /// Not in contact at `n`: enforcing `g_{n+1} = 0`.
     New,
-    /// In contact at `n`, `g_{n+1} > 0`.
-    Released,
-    /// In contact at `n`, `v_N ≤ 0`: enforce `v_N = 0` (persistency).
+    /// In contact at `n`: enforcing `v_N = 0` (persistency).
     Persistent,
-    /// In contact at `n`, `v_N > 0`, `g_{n+1} ≤ 0`.
-    Releasing,
+    /// In contact at `n`, no pressure: the point releases.
+    Released,
 }
 
 impl NormalCase {
-    /// Table 1: the case from the state at `n` and the step's kinematics.
-    pub fn select(in_contact: bool, g1: f64, v_n: f64) -> NormalCase {
-        match (in_contact, g1 > 0.0) {
-            (false, true) => NormalCase::Open,
-            (false, false) => NormalCase::New,
-            (true, true) => NormalCase::Released,
-            (true, false) if v_n <= 0.0 => NormalCase::Persistent,
-            (true, false) => NormalCase::Releasing,
-        }
-    }
-
-    /// Whether this case enforces a constraint (and so may carry pressure).
+    /// Whether this case carries pressure.
     pub fn enforces(self) -> bool {
         matches!(self, NormalCase::New | NormalCase::Persistent)
     }
 }
 
-/// Normal pressure (eq. 79 and Table 1): `⟨λ_N − ε_N g_{n+1}⟩` for new contact,
-/// `⟨λ_N − ε_N Δt v_N⟩` for persistent contact, 0 otherwise.
+/// Normal pressure and case (Love & Laursen 2003, eq. 79 and Table 1):
+/// a point not in contact at `n` gets `p = ⟨λ_N − ε_N g_{n+1}⟩` (impenetrability
+/// at the end of the step), a point in contact at `n` gets
+/// `p = ⟨λ_N − ε_N Δt v_N⟩` (persistency). Table 1 switches to `p = 0` on the sign
+/// of `g_{n+1}` or `v_N`; with a warm-started multiplier `λ_N > 0` that switch is
+/// a jump of the pressure that makes Newton cycle, so here the Macaulay bracket
+/// alone decides: it is continuous, equals Table 1 in the penalty limit
+/// (`λ_N = 0`), and at converged augmentations gives the same complementarity
+/// (`p > 0 ⇒` constraint met, constraint slack `⇒ p = 0`).
+pub fn normal_law(in_contact: bool, lambda: f64, eps: f64, g1: f64, dt: f64, v_n: f64) -> (NormalCase, f64) {
+    if in_contact {
+        let p = (lambda - eps * dt * v_n).max(0.0);
+        (if p > 0.0 { NormalCase::Persistent } else { NormalCase::Released }, p)
+    } else {
+        let p = (lambda - eps * g1).max(0.0);
+        (if p > 0.0 { NormalCase::New } else { NormalCase::Open }, p)
+    }
+}
+
+/// Pressure of a given case (the case frozen, e.g. for a finite-difference tangent).
 pub fn normal_pressure(case: NormalCase, lambda: f64, eps: f64, g1: f64, dt: f64, v_n: f64) -> f64 {
     match case {
         NormalCase::New => (lambda - eps * g1).max(0.0),
@@ -129,39 +134,19 @@ mod tests {
     const I: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]];
 
     #[test]
-    fn table_1_cases() {
-        assert_eq!(NormalCase::select(false, 0.1, -1.0), NormalCase::Open);
-        assert_eq!(NormalCase::select(false, -0.1, -1.0), NormalCase::New);
-        assert_eq!(NormalCase::select(false, 0.0, -1.0), NormalCase::New);
-        assert_eq!(NormalCase::select(true, 0.1, -1.0), NormalCase::Released);
-        assert_eq!(NormalCase::select(true, -0.1, -1.0), NormalCase::Persistent);
-        assert_eq!(NormalCase::select(true, -0.1, 0.0), NormalCase::Persistent);
-        assert_eq!(NormalCase::select(true, -0.1, 1.0), NormalCase::Releasing);
-    }
-
-    #[test]
-    fn pressures_are_non_negative_and_follow_eq_79() {
-        assert_eq!(
-            normal_pressure(NormalCase::New, 0.0, 100.0, -0.01, 0.1, -5.0),
-            1.0
-        );
-        assert_eq!(
-            normal_pressure(NormalCase::New, 0.0, 100.0, 0.01, 0.1, -5.0),
-            0.0
-        );
-        assert!(
-            (normal_pressure(NormalCase::Persistent, 2.0, 100.0, -0.01, 0.1, -0.5) - 7.0).abs()
-                < 1e-14
-        );
-        assert_eq!(
-            normal_pressure(NormalCase::Persistent, 0.0, 100.0, -0.01, 0.1, 0.5),
-            0.0
-        );
-        for c in [
-            NormalCase::Open,
-            NormalCase::Released,
-            NormalCase::Releasing,
-        ] {
+    fn table_1_cases_and_pressures() {
+        // not in contact at n: g_{n+1} decides (λ = 0)
+        assert_eq!(normal_law(false, 0.0, 100.0, 0.1, 0.1, -1.0), (NormalCase::Open, 0.0));
+        assert_eq!(normal_law(false, 0.0, 100.0, -0.01, 0.1, -1.0), (NormalCase::New, 1.0));
+        // in contact at n: v_N decides
+        let (c, p) = normal_law(true, 2.0, 100.0, -0.01, 0.1, -0.5);
+        assert_eq!(c, NormalCase::Persistent);
+        assert!((p - 7.0).abs() < 1e-14);
+        assert_eq!(normal_law(true, 0.0, 100.0, -0.01, 0.1, 0.5), (NormalCase::Released, 0.0));
+        // continuity at the switch with a warm multiplier: p → 0 as λ − εΔt v_N → 0
+        let (_, p) = normal_law(true, 1.0, 100.0, 0.0, 0.1, 0.1 - 1e-12);
+        assert!(p > 0.0 && p < 1e-9);
+        for c in [NormalCase::Open, NormalCase::Released] {
             assert_eq!(normal_pressure(c, 5.0, 100.0, -1.0, 0.1, -1.0), 0.0);
         }
     }

@@ -6,5 +6,6 @@
 
 pub mod geometry;
 pub mod law;
+pub mod pair;
 pub mod search;
 pub mod update;

@@ -3,6 +3,7 @@
 use super::measures::{measure, Measures};
 use super::step::{State, StepError, StepReport, Stepper};
 use super::system::{SetupError, System};
+use crate::contact::pair::{ContactPair, ContactSetupError};
 use crate::fe::kernel;
 use crate::linalg::LinearSolveError;
 use crate::model::Model;
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The leading columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 15] = [
+pub const HISTORY_COLUMNS: [&str; 22] = [
     "t",
     "dt",
     "kinetic",
@@ -28,6 +29,13 @@ pub const HISTORY_COLUMNS: [&str; 15] = [
     "jz",
     "newton_iterations",
     "residual",
+    "dissipation",
+    "update_defect",
+    "active",
+    "stick",
+    "slip",
+    "max_penetration",
+    "augmentations",
 ];
 
 /// How a run reports progress.
@@ -71,8 +79,14 @@ pub struct RunSummary {
     pub final_time: f64,
     pub initial: Measures,
     pub last: Measures,
-    /// `max_n |E_n − E_0| / E_0`.
+    /// `max_n |E_n + D_n − E_0| / E_0`, `D_n` the frictional work dissipated so far
+    /// (without friction: `max_n |E_n − E_0| / E_0`).
     pub max_energy_drift: f64,
+    /// Total frictional work `Σ Δt w j D` and velocity-update defect.
+    pub dissipation: f64,
+    pub update_defect: f64,
+    /// Largest penetration of an active contact point at a converged step.
+    pub max_penetration: f64,
     /// `max_n |L_n − L_0| / |L_0|` (absolute when `L_0 = 0`).
     pub max_linear_drift: f64,
     /// `max_n |J_n − J_0| / |J_0|` (absolute when `J_0 = 0`).
@@ -90,6 +104,8 @@ pub enum RunError {
     Setup(#[from] SetupError),
     #[error("{0}")]
     Linear(#[from] LinearSolveError),
+    #[error("contact: {0}")]
+    Contact(#[from] ContactSetupError),
     #[error("step from t = {t} failed even at dt = {dt:e} after {cutbacks} cut-backs: {source}")]
     StepFailed {
         t: f64,
@@ -307,6 +323,9 @@ fn write_frame<const D: usize>(
 
 struct Recorder {
     history: CsvWriter,
+    /// Cumulative frictional work and velocity-update defect.
+    dissipation: f64,
+    defect: f64,
     pvd: Option<Pvd>,
     out: PathBuf,
     name: String,
@@ -319,9 +338,10 @@ impl Recorder {
         t: f64,
         dt: f64,
         m: &Measures,
-        iterations: usize,
-        residual: f64,
+        r: &StepReport,
     ) -> Result<(), OutputError> {
+        self.dissipation += r.dissipation;
+        self.defect += r.update_defect;
         self.history.row(&[
             t,
             dt,
@@ -336,8 +356,15 @@ impl Recorder {
             m.angular[0],
             m.angular[1],
             m.angular[2],
-            iterations as f64,
-            residual,
+            r.iterations as f64,
+            r.residual,
+            self.dissipation,
+            self.defect,
+            r.active as f64,
+            r.stick as f64,
+            r.slip as f64,
+            r.max_penetration,
+            r.augmentations as f64,
         ])
     }
 
@@ -357,6 +384,11 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     let sys = System::<D>::new(model)?;
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
+    let stiffness = model.bodies.iter().map(|b| b.material.p_wave_modulus()).fold(0.0, f64::max);
+    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
+    for spec in &model.contacts {
+        stepper.contacts.push(ContactPair::new(spec, &model.mesh, D, stiffness, density, model.time.dt)?);
+    }
     let mut state = stepper
         .initial_state(x0, v0)
         .map_err(|source| RunError::StepFailed {
@@ -373,6 +405,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     })?;
     let mut rec = Recorder {
         history: CsvWriter::create(&out.join("history.csv"), &HISTORY_COLUMNS)?,
+        dissipation: 0.0,
+        defect: 0.0,
         pvd: opts
             .vtk
             .then(|| Pvd::new(&out.join(format!("{}.pvd", model.name)))),
@@ -391,7 +425,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         })
     };
     let m0 = measure_state(&stepper, &state, &mut mv)?;
-    rec.row(0.0, 0.0, &m0, 0, 0.0)?;
+    rec.row(0.0, 0.0, &m0, &StepReport::default())?;
     rec.frame(&stepper.sys, &state)?;
 
     let dt = model.time.dt;
@@ -421,6 +455,9 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         initial: m0,
         last: m0,
         max_energy_drift: 0.0,
+        dissipation: 0.0,
+        update_defect: 0.0,
+        max_penetration: 0.0,
         max_linear_drift: 0.0,
         max_angular_drift: 0.0,
         newton_iterations: 0,
@@ -436,10 +473,14 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
             }
             for (s, report, h) in subs {
                 let m = measure_state(&stepper, &s, &mut mv)?;
-                rec.row(s.t, h, &m, report.iterations, report.residual)?;
-                summary.max_energy_drift = summary
-                    .max_energy_drift
-                    .max((m.total() - e0).abs() / e0.abs().max(f64::MIN_POSITIVE));
+                rec.row(s.t, h, &m, &report)?;
+                // energy balance: E_n + (frictional work so far) − E_0
+                let balance = m.total() + rec.dissipation - e0;
+                summary.max_energy_drift =
+                    summary.max_energy_drift.max(balance.abs() / e0.abs().max(f64::MIN_POSITIVE));
+                summary.dissipation = rec.dissipation;
+                summary.update_defect = rec.defect;
+                summary.max_penetration = summary.max_penetration.max(report.max_penetration);
                 summary.max_linear_drift = summary
                     .max_linear_drift
                     .max(relative_drift(&m.linear, &m0.linear, l0));

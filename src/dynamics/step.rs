@@ -17,6 +17,9 @@
 //! backtracking line search on ‖R‖ guards each update.
 
 use super::system::System;
+use crate::contact::geometry::GeometryError;
+use crate::contact::pair::{ContactPair, SlaveState};
+use crate::contact::update::{solve_impulses, SparseRows};
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
@@ -34,11 +37,24 @@ pub struct State {
 /// What a converged step reports.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepReport {
+    /// Newton iterations, summed over augmentations.
     pub iterations: usize,
     /// Final relative residual.
     pub residual: f64,
     /// Relative residual after each Newton update, starting with the predictor's.
     pub residual_history: Vec<f64>,
+    /// Contact: Uzawa augmentations (Newton solves after the first).
+    pub augmentations: usize,
+    /// Contact points active / sticking / slipping at the end of the step.
+    pub active: usize,
+    pub stick: usize,
+    pub slip: usize,
+    /// Largest penetration `max(−g_{n+1})` over active points (0 if none).
+    pub max_penetration: f64,
+    /// Frictional work dissipated in the step, `Δt Σ w j D`.
+    pub dissipation: f64,
+    /// Energy the velocity update could not restore in the step (`Σ F_l(κ)`).
+    pub update_defect: f64,
 }
 
 /// Why a step failed (the run then retries with a smaller step).
@@ -52,6 +68,10 @@ pub enum StepError {
     Linear(#[from] LinearSolveError),
     #[error("non-finite residual")]
     NonFinite,
+    #[error("contact geometry: {0}")]
+    Contact(#[from] GeometryError),
+    #[error("contact constraints not met after {augmentations} augmentations (violation {violation:e})")]
+    Augmentation { augmentations: usize, violation: f64 },
 }
 
 /// Newton solver state for one system; scratch is allocated once.
@@ -71,6 +91,8 @@ pub struct Stepper<const D: usize> {
     x_trial: Vec<f64>,
     x_hat: Vec<f64>,
     mv: Vec<f64>,
+    /// Contact pairs, evaluated in every residual.
+    pub contacts: Vec<ContactPair>,
 }
 
 /// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
@@ -115,6 +137,7 @@ impl<const D: usize> Stepper<D> {
             x_trial: vec![0.0; n],
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
+            contacts: Vec::new(),
         })
     }
 
@@ -154,12 +177,25 @@ impl<const D: usize> Stepper<D> {
         f_ext: &[f64],
         cm: f64,
         eval: StressEval,
+        dt: f64,
+        contacts: &mut [ContactPair],
         f: &mut [f64],
         mv: &mut [f64],
         r: &mut [f64],
         k: &mut [f64],
     ) -> Result<Eval, StepError> {
         sys.assemble(x0, x1, eval, f, Some(&mut *k))?;
+        // contact force acts on the bodies: it enters the residual with a minus
+        // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
+        if !contacts.is_empty() {
+            mv.iter_mut().for_each(|v| *v = 0.0);
+            for c in contacts.iter_mut() {
+                c.assemble::<D>(x0, x1, dt, mv, Some((&sys.pattern, &mut *k)))?;
+            }
+            for i in 0..f.len() {
+                f[i] -= mv[i];
+            }
+        }
         for i in 0..r.len() {
             r[i] = x1[i] - x_hat[i];
         }
@@ -183,26 +219,40 @@ impl<const D: usize> Stepper<D> {
         Ok(Eval { norm: n, scale })
     }
 
-    /// Advances `s0` by `dt`. On error `s0` is untouched and nothing is committed.
-    pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+    /// Makes the stiffness pattern hold the contact couplings of the coming step
+    /// (re-doing the symbolic analysis only when the pattern grows).
+    fn refresh_couplings(&mut self, s0: &State, dt: f64) -> Result<(), StepError> {
+        if self.contacts.is_empty() {
+            return Ok(());
+        }
+        let vmax = s0.v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let reach = 2.0 * vmax * dt;
+        let lists: Vec<Vec<usize>> = self.contacts.iter().flat_map(|c| c.couplings(&s0.x, reach)).collect();
+        if self.sys.set_couplings(lists) {
+            self.lu = SparseLu::new(&self.sys.pattern)?;
+            let nnz = self.sys.pattern.nnz();
+            self.k = vec![0.0; nnz];
+            self.k_trial = vec![0.0; nnz];
+            log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
+        }
+        Ok(())
+    }
+
+    /// Newton's method on `x1` (from its current value) with the contact
+    /// multipliers fixed.
+    fn newton(&mut self, s0: &State, x1: &mut Vec<f64>, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
         let (cm, eval) = self.coefficients(dt);
         let n = s0.x.len();
-        for i in 0..n {
-            self.x_hat[i] = s0.x[i] + dt * s0.v[i];
-            if let Integrator::Newmark { beta, .. } = self.integrator {
-                self.x_hat[i] += dt * dt * (0.5 - beta) * s0.a[i];
-            }
-        }
-        let mut x1 = self.x_hat.clone();
-        let mut report = StepReport::default();
         let mut cur = Self::evaluate(
             &self.sys,
             &s0.x,
-            &x1,
+            x1,
             &self.x_hat,
             &self.f_ext,
             cm,
             eval,
+            dt,
+            &mut self.contacts,
             &mut self.f,
             &mut self.mv,
             &mut self.r,
@@ -212,10 +262,7 @@ impl<const D: usize> Stepper<D> {
         let mut it = 0;
         while cur.norm > self.params.tolerance * cur.scale {
             if it == self.params.max_iterations {
-                return Err(StepError::NoConvergence {
-                    iterations: it,
-                    residual: cur.norm / cur.scale,
-                });
+                return Err(StepError::NoConvergence { iterations: it, residual: cur.norm / cur.scale });
             }
             it += 1;
             self.lu.factorize(&self.sys.pattern, &self.k)?;
@@ -246,16 +293,14 @@ impl<const D: usize> Stepper<D> {
                     &self.f_ext,
                     cm,
                     eval,
+                    dt,
+                    &mut self.contacts,
                     &mut self.f,
                     &mut self.mv,
                     &mut self.r_trial,
                     &mut self.k_trial,
                 ) {
-                    Ok(e)
-                        if at_round_off
-                            || e.norm < cur.norm
-                            || e.norm <= self.params.tolerance * e.scale =>
-                    {
+                    Ok(e) if at_round_off || e.norm < cur.norm || e.norm <= self.params.tolerance * e.scale => {
                         accepted = Some(e);
                         break;
                     }
@@ -264,23 +309,114 @@ impl<const D: usize> Stepper<D> {
                 }
                 s *= 0.5;
             }
-            let Some(e) = accepted else {
-                return Err(failure.unwrap_or(StepError::NoConvergence {
-                    iterations: it,
-                    residual: cur.norm / cur.scale,
-                }));
+            let e = match accepted {
+                Some(e) => e,
+                None => {
+                    // No step length decreased ‖R‖. Where the residual is nonsmooth
+                    // (a contact point changing case) that is expected: take the full
+                    // Newton step unless it is invalid, and let the iteration limit decide.
+                    for i in 0..n {
+                        self.x_trial[i] = x1[i] + self.dx[i];
+                    }
+                    match Self::evaluate(
+                        &self.sys,
+                        &s0.x,
+                        &self.x_trial,
+                        &self.x_hat,
+                        &self.f_ext,
+                        cm,
+                        eval,
+                        dt,
+                        &mut self.contacts,
+                        &mut self.f,
+                        &mut self.mv,
+                        &mut self.r_trial,
+                        &mut self.k_trial,
+                    ) {
+                        Ok(e) if !self.contacts.is_empty() => e,
+                        Ok(_) => {
+                            return Err(failure.unwrap_or(StepError::NoConvergence {
+                                iterations: it,
+                                residual: cur.norm / cur.scale,
+                            }))
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
             };
-            std::mem::swap(&mut x1, &mut self.x_trial);
+            std::mem::swap(x1, &mut self.x_trial);
             std::mem::swap(&mut self.r, &mut self.r_trial);
             std::mem::swap(&mut self.k, &mut self.k_trial);
             cur = e;
             report.residual_history.push(cur.norm / cur.scale);
+            log::trace!(
+                "newton {it}: relative residual {:.3e}, step length {s}, active contacts {}",
+                cur.norm / cur.scale,
+                self.contacts.iter().map(|c| c.evals.iter().filter(|e| e.active).count()).sum::<usize>()
+            );
             if at_round_off {
                 break;
             }
         }
-        report.iterations = it;
+        report.iterations += it;
         report.residual = cur.norm / cur.scale;
+        Ok(())
+    }
+
+    /// Advances `s0` by `dt`. On error `s0` and the contact state are untouched.
+    pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        let saved: Vec<Vec<SlaveState>> = self.contacts.iter().map(|c| c.state.clone()).collect();
+        let result = self.step_inner(s0, dt);
+        match &result {
+            Ok(_) => self.contacts.iter_mut().for_each(|c| c.commit()),
+            Err(_) => {
+                for (c, st) in self.contacts.iter_mut().zip(saved) {
+                    c.state = st;
+                }
+            }
+        }
+        result
+    }
+
+    fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        let (cm, _) = self.coefficients(dt);
+        let n = s0.x.len();
+        for i in 0..n {
+            self.x_hat[i] = s0.x[i] + dt * s0.v[i];
+            if let Integrator::Newmark { beta, .. } = self.integrator {
+                self.x_hat[i] += dt * dt * (0.5 - beta) * s0.a[i];
+            }
+        }
+        self.refresh_couplings(s0, dt)?;
+        self.contacts.iter_mut().for_each(|c| c.begin_step());
+        let mut x1 = self.x_hat.clone();
+        let mut report = StepReport::default();
+        // Uzawa loop (Love & Laursen §3.6): Newton with fixed multipliers, then
+        // update them until every pair meets its tolerance.
+        let augmented: Vec<usize> = (0..self.contacts.len())
+            .filter(|&c| self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian)
+            .collect();
+        let max_aug = augmented.iter().map(|&c| self.contacts[c].spec.max_augmentations).max().unwrap_or(0);
+        loop {
+            self.newton(s0, &mut x1, dt, &mut report)?;
+            if augmented.is_empty() {
+                break;
+            }
+            let mut worst = 0.0f64;
+            let mut met = true;
+            for &c in &augmented {
+                let v = self.contacts[c].augment(dt, &x1, &s0.x);
+                met &= v <= self.contacts[c].tol_abs;
+                worst = worst.max(v / self.contacts[c].tol_abs);
+            }
+            if met {
+                break;
+            }
+            if report.augmentations >= max_aug {
+                return Err(StepError::Augmentation { augmentations: report.augmentations, violation: worst });
+            }
+            report.augmentations += 1;
+        }
 
         let mut v1 = vec![0.0; n];
         let mut a1 = vec![0.0; n];
@@ -299,14 +435,123 @@ impl<const D: usize> Stepper<D> {
         }
         self.sys.zero_fixed(&mut v1);
         self.sys.zero_fixed(&mut a1);
-        Ok((
-            State {
-                t: s0.t + dt,
-                x: x1,
-                v: v1,
-                a: a1,
-            },
-            report,
-        ))
+        self.contact_statistics(dt, &mut report);
+        if self.integrator == Integrator::EnergyMomentum {
+            self.velocity_update(&x1, dt, &mut v1, &mut report)?;
+        }
+        Ok((State { t: s0.t + dt, x: x1, v: v1, a: a1 }, report))
+    }
+
+    fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
+        for c in &self.contacts {
+            for ev in c.evals.iter().filter(|e| e.active) {
+                report.active += 1;
+                if c.spec.friction > 0.0 {
+                    if ev.slip {
+                        report.slip += 1;
+                    } else {
+                        report.stick += 1;
+                    }
+                }
+                report.max_penetration = report.max_penetration.max(-ev.g1);
+                report.dissipation += dt * ev.weight * ev.dissipation_rate();
+            }
+        }
+    }
+
+    /// The velocity update of Love & Laursen 2003 (eqs. 72–78, 86–87; DESIGN §6)
+    /// for the pairs that ask for it; frictional work of the others is still
+    /// reported. Lumped mass: `M⁻¹` per node; consistent mass: solves with `M`.
+    fn velocity_update(&mut self, x1: &[f64], dt: f64, v1: &mut [f64], report: &mut StepReport) -> Result<(), StepError> {
+        let mut points = Vec::new();
+        for c in self.contacts.iter().filter(|c| c.spec.velocity_update) {
+            points.extend(c.update_terms::<D>(x1, dt));
+        }
+        if points.is_empty() {
+            return Ok(());
+        }
+        let n = v1.len();
+        // y_l = M⁻¹ (w j G^l), restricted to free dofs
+        let mut g_full = vec![0.0; n];
+        let mut y: Vec<Vec<(usize, f64)>> = Vec::with_capacity(points.len());
+        let consistent = self.sys.consistent.is_some();
+        if consistent {
+            let mut m = vec![0.0; self.sys.pattern.nnz()];
+            self.sys.add_mass(1.0, &mut m);
+            self.sys.apply_fixed(&mut m);
+            self.lu.factorize(&self.sys.pattern, &m)?;
+        }
+        for p in &points {
+            if consistent {
+                g_full.iter_mut().for_each(|v| *v = 0.0);
+                for a in 0..p.n {
+                    for i in 0..D {
+                        g_full[p.nodes[a] * D + i] += p.g[a][i];
+                    }
+                }
+                self.sys.zero_fixed(&mut g_full);
+                self.lu.solve_in_place(&mut g_full)?;
+                y.push(g_full.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, v)| (i, *v)).collect());
+            } else {
+                let mut yl = Vec::with_capacity(p.n * D);
+                for a in 0..p.n {
+                    let node = p.nodes[a];
+                    for i in 0..D {
+                        let dof = node * D + i;
+                        if !self.sys.fixed[dof] {
+                            yl.push((dof, p.g[a][i] / self.sys.lumped[node]));
+                        }
+                    }
+                }
+                yl.sort_unstable_by_key(|e| e.0);
+                y.push(yl);
+            }
+        }
+        let dot_g = |p: &crate::contact::pair::UpdatePoint, yk: &[(usize, f64)]| -> f64 {
+            let mut s = 0.0;
+            for a in 0..p.n {
+                for i in 0..D {
+                    let dof = p.nodes[a] * D + i;
+                    if let Ok(j) = yk.binary_search_by_key(&dof, |e| e.0) {
+                        s += p.g[a][i] * yk[j].1;
+                    }
+                }
+            }
+            s
+        };
+        let np = points.len();
+        let mut rows = vec![Vec::new(); np];
+        for l in 0..np {
+            for k in 0..np {
+                let v = 0.5 * dot_g(&points[l], &y[k]);
+                if v != 0.0 {
+                    rows[l].push((k, v));
+                }
+            }
+        }
+        let b: Vec<f64> = points
+            .iter()
+            .map(|p| {
+                let mut s = 0.0;
+                for a in 0..p.n {
+                    for i in 0..D {
+                        s += p.g[a][i] * v1[p.nodes[a] * D + i];
+                    }
+                }
+                s
+            })
+            .collect();
+        let c: Vec<f64> = points.iter().map(|p| p.c).collect();
+        let imp = solve_impulses(&SparseRows { rows }, &b, &c, 1000);
+        if !imp.unsolved.is_empty() {
+            log::debug!("velocity update: {} point(s) without admissible root", imp.unsolved.len());
+        }
+        for (l, yl) in y.iter().enumerate() {
+            for &(dof, v) in yl {
+                v1[dof] += imp.kappa[l] * v;
+            }
+        }
+        report.update_defect += imp.defect;
+        Ok(())
     }
 }

@@ -59,6 +59,10 @@ pub struct System<const D: usize> {
     fixed_diagonals: Vec<usize>,
     /// Body of each node (`usize::MAX`: none).
     pub node_body: Vec<usize>,
+    /// Extra node couplings in the pattern (contact), sorted lists.
+    couplings: Vec<Vec<usize>>,
+    /// Per body: density and whether its mass is consistent (to rebuild the mass on a new pattern).
+    body_mass: Vec<(f64, bool)>,
 }
 
 /// Why the system could not be set up.
@@ -162,6 +166,8 @@ impl<const D: usize> System<D> {
             fixed_entries: Vec::new(),
             fixed_diagonals: Vec::new(),
             node_body,
+            couplings: Vec::new(),
+            body_mass: model.bodies.iter().map(|b| (b.density, b.mass == MassKind::Consistent)).collect(),
         };
         sys.build_mass(model)?;
         // Nodes of no body: no mass, held fixed.
@@ -188,8 +194,64 @@ impl<const D: usize> System<D> {
         Ok(sys)
     }
 
+    /// Rebuilds the pattern so that it also couples the nodes of each list in
+    /// `couplings` (contact pairs). Returns `false` (and does nothing) when the
+    /// pattern already holds every coupling; the caller then keeps its symbolic
+    /// factorization.
+    pub fn set_couplings(&mut self, couplings: Vec<Vec<usize>>) -> bool {
+        let covered = couplings.iter().all(|l| {
+            l.iter().all(|&a| l.iter().all(|&b| self.pattern.block_offset(a, b).is_some()))
+        });
+        if covered {
+            return false;
+        }
+        self.couplings = couplings;
+        let lists = self.elements.iter().map(|e| e.element.nodes()).chain(self.couplings.iter().map(|l| &l[..]));
+        self.pattern = BlockPattern::new(self.n_nodes, D, lists);
+        self.pair_off.clear();
+        for e in &self.elements {
+            for &a in e.element.nodes() {
+                for &b in e.element.nodes() {
+                    self.pair_off.push(self.pattern.block_offset(a, b).expect("element nodes are coupled") as u32);
+                }
+            }
+        }
+        if self.consistent.is_some() {
+            self.consistent = Some(self.consistent_mass_values());
+        }
+        self.index_fixed();
+        true
+    }
+
+    /// Consistent mass values on the current pattern.
+    fn consistent_mass_values(&self) -> Vec<f64> {
+        let mut c = vec![0.0; self.pattern.nnz()];
+        let mut me = [0.0; 64];
+        let mut xe = [[0.0; 3]; 8];
+        for (idx, be) in self.elements.iter().enumerate() {
+            let (density, consistent) = self.body_mass[be.body];
+            let nodes = be.element.nodes();
+            let n = nodes.len();
+            for (k, &a) in nodes.iter().enumerate() {
+                xe[k] = self.xref[a];
+            }
+            kernel::mass::<D>(be.element.kind, density, &xe[..n], !consistent, &mut me[..n * n])
+                .expect("the mass was computed on this element before");
+            let start = self.pair_start[idx];
+            for a in 0..n {
+                for b in 0..n {
+                    let off = self.pair_off[start + a * n + b] as usize;
+                    for i in 0..D {
+                        c[self.pattern.position(off, i, nodes[b], i)] += me[a * n + b];
+                    }
+                }
+            }
+        }
+        c
+    }
+
     fn build_mass(&mut self, model: &Model) -> Result<(), SetupError> {
-        let any_consistent = model.bodies.iter().any(|b| b.mass == MassKind::Consistent);
+        let any_consistent = self.body_mass.iter().any(|b| b.1);
         let mut cons = any_consistent.then(|| vec![0.0; self.pattern.nnz()]);
         let mut me = [0.0; 64];
         let mut xe = [[0.0; 3]; 8];
