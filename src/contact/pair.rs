@@ -665,6 +665,16 @@ impl ContactPair {
                 _ => 0.0,
             };
             worst = worst.max(viol);
+            // A pressure on a point that separates (v_N > 0) would do positive work
+            // and make c > 0 in the velocity update; as the paper prescribes for the
+            // normal multipliers (end of §3.6) its multiplier is zeroed instead, and
+            // the step is solved again.
+            if ev.v_n > 0.0 && self.state[k].lambda_n > 0.0 {
+                self.state[k].lambda_n = 0.0;
+                self.state[k].lambda_t = [0.0; 3];
+                worst = f64::INFINITY;
+                continue;
+            }
             self.state[k].lambda_n = ev.p;
             // tangential: traction vector t_α τ^α in the midpoint basis
             let mut nodes = [0usize; MAX_NODES];

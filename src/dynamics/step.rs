@@ -407,7 +407,7 @@ impl<const D: usize> Stepper<D> {
             for &c in &augmented {
                 let v = self.contacts[c].augment(dt, &x1, &s0.x);
                 met &= v <= self.contacts[c].tol_abs;
-                worst = worst.max(v / self.contacts[c].tol_abs);
+                worst = worst.max(v);
             }
             if met {
                 break;
