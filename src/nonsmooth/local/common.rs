@@ -143,6 +143,24 @@ pub(crate) fn desaxce_step(w: &M3, q: &V3, mu: f64, r: &V3, rho: f64) -> V3 {
     project_cone(&(r - uhat3(&u, mu) * rho), mu)
 }
 
+/// Solfec's projected-gradient step (Solfec, "Projected gradient formulation",
+/// eqs. 76–77): `r_N ← max(0, r_N − ρu_N)`, `r_T ← proj_{D(μ r_N)}(r_T − ρu_T)`
+/// with the new `r_N`. Identical to Dumont's SAL update (Dumont eq. 35).
+#[inline]
+pub(crate) fn pg_step(w: &M3, q: &V3, mu: f64, r: &V3, rho: f64) -> V3 {
+    let u = w * r + q;
+    let tau = r - u * rho;
+    let rn = tau[0].max(0.0);
+    let rad = mu * rn;
+    let nt = tau[1].hypot(tau[2]);
+    if nt <= rad {
+        V3::new(rn, tau[1], tau[2])
+    } else {
+        let f = rad / nt;
+        V3::new(rn, tau[1] * f, tau[2] * f)
+    }
+}
+
 /// Embeds a 2D problem (`[normal, tangent]`) into 3D exactly: the second
 /// tangent gets `W₃₃ = W₂₂`, no coupling and `q₃ = 0`.
 ///

@@ -16,14 +16,15 @@
 //! `ρ = ρ̄` as in Dumont §4 with `ρ̄ = 1/λ_max(W)` (his `ρ̄ = m_i m_j/((m_i+m_j)Δt)`
 //! is exactly this for two translating particles). Beyond the paper (which
 //! takes full steps) we backtrack on `½‖f(χ)‖²` when a full step does not
-//! decrease it, and take an SBP step (Dumont eqs. 21–22) when the condensed
-//! matrix is singular or backtracking fails. Convergence is tested on the
+//! decrease it, and take the projected-gradient fallback of `newton.rs` when
+//! the condensed matrix is singular or backtracking fails. Convergence is tested on the
 //! natural map of `r`, the shared error measure.
 
 use super::common::{
-    desaxce_step, error3, finish, lambda_max3, project_cone_jac, project_disc_jac,
-    solve2_by_embedding, solve3, tangential_norm, uhat3, M2, M3, V2, V3,
+    error3, finish, lambda_max3, project_cone_jac, project_disc_jac, solve2_by_embedding, solve3,
+    tangential_norm, uhat3, M2, M3, V2, V3,
 };
+use super::newton::fallback;
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};
 
 #[derive(Clone, Copy)]
@@ -88,6 +89,8 @@ fn solve_dumont(
         return Err(LocalError::Breakdown("W is not positive definite"));
     }
     let rho = 1.0 / lmax;
+    let mut rho_fb = rho;
+    let mut n_fb = 10;
     let mut v = w * *r + q;
     let mut err = error3(w, q, mu, r);
     for it in 0..params.max_iter {
@@ -117,7 +120,8 @@ fn solve_dumont(
             }
         }
         if !accepted {
-            *r = desaxce_step(w, q, mu, r, rho);
+            fallback(w, q, mu, r, &mut rho_fb, lmax, n_fb);
+            n_fb = (2 * n_fb).min(1280);
             v = w * *r + q;
         }
         err = error3(w, q, mu, r);

@@ -29,15 +29,17 @@
 //!
 //! Real roots come from [`super::poly::real_roots`] (critical-point
 //! separation + safeguarded Newton–bisection), are polished by Newton on the
-//! un-squared scalar equation, and every candidate is polished by up to four
-//! full semismooth Newton steps on the natural map and checked against the
-//! complete law through `‖F_nat‖`. The solver returns the best candidate.
+//! un-squared scalar equation, and every candidate is polished by at most
+//! eight damped semismooth Newton iterations on the natural map (round-off
+//! clean-up: the quartic's coefficients lose digits when `W` is badly
+//! conditioned) and checked against the complete law through `‖F_nat‖`. The
+//! solver returns the best candidate.
 
 use nalgebra::SVector;
 
 use super::acary::NaturalMap;
 use super::common::{lambda_max3, solve3, M2, M3, V2, V3};
-use super::newton::Formulation;
+use super::newton::semismooth_newton;
 use super::poly::{cauchy_bound, real_roots};
 use super::{natural_map, LocalError, LocalInfo, LocalParams, LocalSolver};
 
@@ -260,27 +262,19 @@ impl Slip {
     }
 }
 
-/// Polishes `r` by up to four full semismooth Newton steps on the natural map
-/// (each kept only if it lowers `‖F_nat‖`); returns `‖F_nat‖`.
+/// Polishes `r` by at most [`POLISH_ITER`] iterations of the damped
+/// semismooth Newton method on the natural map (`newton.rs`); returns `‖F_nat‖`.
 fn polish3(w: &M3, q: &V3, mu: f64, r: &mut V3, nm: &NaturalMap) -> f64 {
-    let mut err = natural_map(w, q, mu, r).norm();
-    for _ in 0..4 {
-        if err == 0.0 {
-            break;
-        }
-        let (phi, j) = nm.phi_jac(w, q, mu, r);
-        let Some(d) = solve3(&j, &(-phi)) else { break };
-        let rn = *r + d;
-        let en = natural_map(w, q, mu, &rn).norm();
-        if en < err {
-            *r = rn;
-            err = en;
-        } else {
-            break;
-        }
-    }
-    err
+    let tol = 4.0 * f64::EPSILON * (q.norm() + (1.0 + lambda_max3(w)) * r.norm());
+    let p = LocalParams {
+        tol,
+        max_iter: POLISH_ITER,
+    };
+    let _ = semismooth_newton(nm, w, q, mu, r, &p);
+    natural_map(w, q, mu, r).norm()
 }
+
+const POLISH_ITER: usize = 8;
 
 /// All candidates (take-off, stick, slip), polished; returns their number.
 fn candidates3(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic, out: &mut Candidates) {
@@ -290,7 +284,12 @@ fn candidates3(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic, out: &mut Candidat
     if let Some(r) = solve3(w, &(-q)) {
         out.push(r);
     }
-    if mu > 0.0 {
+    if mu == 0.0 {
+        // Frictionless: K = {r_T = 0, r_N ≥ 0}; the "slip" candidate is r_T = 0, u_N = 0.
+        if w[(0, 0)] > 0.0 && q[0] < 0.0 {
+            out.push(V3::new(-q[0] / w[(0, 0)], 0.0, 0.0));
+        }
+    } else if mu > 0.0 {
         if let Some(slip) = Slip::new(w, q) {
             match quartic {
                 SlipQuartic::Alpha => {
@@ -314,29 +313,36 @@ const ACCEPT_REL: f64 = 1e-8;
 /// (3D, `W` SPD), by exhaustive enumeration (Bonnefon & Daviet 2011) with the
 /// α-quartic and, as a cross-check, the tan(θ/2)-quartic. A candidate is kept
 /// when `‖F_nat(r)‖ ≤ 1e-8 (‖q‖ + (1 + ‖W‖)‖r‖)`; near-duplicates
-/// (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged. Allocates the result.
+/// (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged, keeping the more accurate.
+/// Allocates the result.
 pub fn enumerate_all3(w: &M3, q: &V3, mu: f64) -> Vec<V3> {
     let nm = NaturalMap::new(w);
     let wn = lambda_max3(w);
-    let mut out: Vec<V3> = Vec::new();
+    let mut out: Vec<(V3, f64)> = Vec::new();
     for quartic in [SlipQuartic::Alpha, SlipQuartic::TanHalfAngle] {
         let mut c = Candidates::new();
         candidates3(w, q, mu, quartic, &mut c);
         for r in c.r.iter_mut().take(c.n) {
             let err = polish3(w, q, mu, r, &nm);
-            if err <= ACCEPT_REL * residual_scale(wn, q, r)
-                && !out
-                    .iter()
-                    .any(|s| (s - *r).norm() <= 1e-6 * (s.norm() + r.norm()))
+            if err > ACCEPT_REL * residual_scale(wn, q, r) {
+                continue;
+            }
+            // Merge near-duplicates, keeping the more accurate copy.
+            match out
+                .iter()
+                .position(|s| (s.0 - *r).norm() <= 1e-6 * (s.0.norm() + r.norm()))
             {
-                out.push(*r);
+                Some(k) if out[k].1 > err => out[k] = (*r, err),
+                Some(_) => {}
+                None => out.push((*r, err)),
             }
         }
     }
-    out
+    out.into_iter().map(|s| s.0).collect()
 }
 
-/// 2D candidates: take-off, stick, slip with `r_T = ±μ r_N` (direct enumeration).
+/// 2D candidates: take-off, stick, slip with `r_T = ±μ r_N` (direct
+/// enumeration; for `μ = 0` the single frictionless contact candidate).
 fn candidates2(w: &M2, q: &V2, mu: f64, out: &mut [V2; 4]) -> usize {
     let mut n = 0;
     if q[0] >= 0.0 {
@@ -347,7 +353,12 @@ fn candidates2(w: &M2, q: &V2, mu: f64, out: &mut [V2; 4]) -> usize {
         out[n] = -(wi * q);
         n += 1;
     }
-    if mu > 0.0 {
+    if mu == 0.0 {
+        if w[(0, 0)] > 0.0 && q[0] < 0.0 {
+            out[n] = V2::new(-q[0] / w[(0, 0)], 0.0);
+            n += 1;
+        }
+    } else if mu > 0.0 {
         for s in [1.0, -1.0] {
             // r_T = sμ r_N, u_N = 0 → (W_NN + sμW_NT) r_N = −q_N.
             let den = w[(0, 0)] + s * mu * w[(0, 1)];

@@ -7,27 +7,9 @@
 //! (that is the nature of the methods, measured in `tests/nonsmooth_local.rs`).
 
 use super::common::{
-    desaxce_step, error3, finish, lambda_max3, solve2_by_embedding, M2, M3, V2, V3,
+    desaxce_step, error3, finish, lambda_max3, pg_step, solve2_by_embedding, M2, M3, V2, V3,
 };
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};
-
-/// Solfec's projected-gradient step (Solfec, "Projected gradient formulation",
-/// eqs. 76–77): `r_N ← max(0, r_N − ρu_N)`, `r_T ← proj_{D(μ r_N)}(r_T − ρu_T)`
-/// with the new `r_N`. Identical to Dumont's SAL update (Dumont eq. 35).
-#[inline]
-fn pg_step(w: &M3, q: &V3, mu: f64, r: &V3, rho: f64) -> V3 {
-    let u = w * r + q;
-    let tau = r - u * rho;
-    let rn = tau[0].max(0.0);
-    let rad = mu * rn;
-    let nt = tau[1].hypot(tau[2]);
-    if nt <= rad {
-        V3::new(rn, tau[1], tau[2])
-    } else {
-        let f = rad / nt;
-        V3::new(rn, tau[1] * f, tau[2] * f)
-    }
-}
 
 /// Fixed-point iteration with the self-adaptive step of Khobotov / He–Liao
 /// (as used in Siconos' "projection on cone with local iteration"): a step is
