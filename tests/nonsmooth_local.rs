@@ -6,9 +6,10 @@
 //! `μ ∈ [0, 2]`.
 //!
 //! Contract checked for every solver and case:
-//! * success means `‖F_nat(r)‖ ≤ tol` with `tol = 1e-10‖q‖` (relative to ‖q‖:
-//!   with `‖W‖ = 1e3` and `‖r‖` up to `1e3‖q‖` the round-off floor of the natural
-//!   map is `~eps‖W‖‖r‖ ≈ 1e-10‖q‖`, so an absolute 1e-10 is not scale-aware);
+//! * success means `‖F_nat(r)‖ ≤ tol` with `tol = max(1e-10, 2 eps κ)‖q‖`
+//!   (relative to ‖q‖; the round-off floor of the natural map is
+//!   `~eps‖W‖‖r‖ ≤ eps κ‖q‖`, so `tol` is 1e-10‖q‖ up to κ ≈ 2e5 and at most
+//!   4.4e-10‖q‖ at κ = 1e6);
 //! * a successful answer satisfies the law checked directly: `r ∈ K`,
 //!   `û ∈ K*`, `r·û ≈ 0`, each to `1e-8` relative to its natural scale;
 //! * "enum" always succeeds; where `enumerate_all3/2` finds a unique solution,
@@ -22,8 +23,9 @@ use emcontact::nonsmooth::local::{
 };
 use nalgebra::{Matrix2, Matrix3, SMatrix, SVector, UnitQuaternion, Vector2, Vector3, Vector4};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
-const CASES: u32 = 3000;
+const CASES: u32 = 5000;
 
 /// Iteration limits: first-order methods converge linearly (rate tied to the
 /// conditioning of W) and get many more iterations than the Newton-type ones.
@@ -108,17 +110,25 @@ fn record(
                 s.cases_band
             );
         }
+        // Floors (overall rate; rate on well-conditioned W, cond < 100).
         let floor = |n: &str| match n {
-            "enum" | "enum-tan" => 1.0,
-            "ac-newton" | "jm-newton" | "nm-newton" | "nsfe" | "nsve" | "ebp" | "eal" => 0.99,
-            _ => 0.5,
+            "enum" | "enum-tan" => (1.0, 1.0),
+            "ac-newton" | "jm-newton" | "nm-newton" | "nsve" | "ebp" | "eal" => (0.99, 1.0),
+            "nsfe" => (0.9, 0.99),
+            _ => (0.85, 1.0),
         };
         for (k, name) in st.names.iter().enumerate() {
-            let rate = st.s[k].ok as f64 / st.cases as f64;
+            let s = &st.s[k];
+            let rate = s.ok as f64 / st.cases as f64;
+            let rate0 = 1.0 - s.fail_band[0] as f64 / s.cases_band[0] as f64;
+            let (f, f0) = floor(name);
             assert!(
-                rate >= floor(name),
-                "{dim}D solver {name}: success rate {rate} below {}",
-                floor(name)
+                rate >= f,
+                "{dim}D solver {name}: success rate {rate} below {f}"
+            );
+            assert!(
+                rate0 >= f0,
+                "{dim}D solver {name}: success rate {rate0} for cond < 100 below {f0}"
             );
         }
     }
@@ -190,7 +200,12 @@ fn band(log_kappa: f64) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: CASES,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(20261122),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_3d_problems(

@@ -113,7 +113,7 @@ fn solve_dumont(
                 if merit(variant, w, q, mu, rho, &rt, &vt) <= (1.0 - 2e-4 * t) * m0 {
                     *r = rt;
                     v = vt;
-                    accepted = true;
+                    accepted = t >= 1.0 / 1024.0;
                     break;
                 }
                 t *= 0.5;

@@ -6,7 +6,8 @@
 //! `J d = −Φ(r)` and backtracks on the merit `ψ = ½‖Φ‖²` until the Armijo
 //! condition `ψ(r + t d) ≤ (1 − 2σt) ψ(r)` holds (`σ = 1e-4`; `−2ψ` is the
 //! directional derivative of `ψ` along a Newton direction). When `J` is
-//! numerically singular, when the line search fails, or when `Φ` vanishes at a
+//! numerically singular, when the line search fails or only accepts a step
+//! `t < 1/1024` (crawling along a valley of `ψ`), or when `Φ` vanishes at a
 //! point that is not a solution (a spurious zero of the reformulation),
 //! projected-gradient steps (Solfec eqs. 76–77) are taken instead — 10 the
 //! first time, doubling at each further fallback up to 1280, so that a Newton
@@ -30,6 +31,8 @@ pub(crate) trait Formulation {
 
 const ARMIJO_SIGMA: f64 = 1e-4;
 const MAX_BACKTRACK: usize = 40;
+/// Accepted steps shorter than this also trigger the fallback.
+const MIN_STEP: f64 = 1.0 / 1024.0;
 const FALLBACK_STEPS: usize = 10;
 const MAX_FALLBACK_STEPS: usize = 1280;
 
@@ -68,7 +71,9 @@ pub(crate) fn semismooth_newton<F: Formulation>(
                     let psi = 0.5 * f.phi(w, q, mu, &rt).norm_squared();
                     if psi <= (1.0 - 2.0 * ARMIJO_SIGMA * t) * psi0 {
                         *r = rt;
-                        accepted = true;
+                        // A very short step means Newton is crawling along a
+                        // non-solution valley of ψ: treat it as a stall.
+                        accepted = t >= MIN_STEP;
                         break;
                     }
                     t *= 0.5;
