@@ -46,7 +46,19 @@ pub(crate) fn semismooth_newton<F: Formulation>(
     r: &mut V3,
     params: &LocalParams,
 ) -> Result<LocalInfo, LocalError> {
-    let lmax = lambda_max3(w);
+    semismooth_newton_with(f, w, q, mu, r, params, lambda_max3(w))
+}
+
+/// [`semismooth_newton`] with `λ_max(W)` supplied by the caller.
+pub(crate) fn semismooth_newton_with<F: Formulation>(
+    f: &F,
+    w: &M3,
+    q: &V3,
+    mu: f64,
+    r: &mut V3,
+    params: &LocalParams,
+    lmax: f64,
+) -> Result<LocalInfo, LocalError> {
     if !(lmax > 0.0) || !lmax.is_finite() {
         return Err(LocalError::Breakdown("W is not positive definite"));
     }
