@@ -406,8 +406,9 @@ pub fn enumerate_all2(w: &M2, q: &V2, mu: f64) -> Vec<V2> {
 /// "enum" / "enum-tan": the exact enumerative solver of Bonnefon & Daviet
 /// (2011): take-off, stick, and slip from a quartic in `α` ("enum") or in
 /// `tan(θ/2)` ("enum-tan"); returns the candidate with the smallest `‖F_nat‖`.
-/// The initial guess is ignored. 2D: direct enumeration (take-off, stick, slip
-/// in `±t`), identical for both variants.
+/// The initial guess is ignored; `LocalInfo::iterations` is the number of
+/// candidates examined. 2D: direct enumeration (take-off, stick, slip in `±t`),
+/// identical for both variants.
 #[derive(Debug, Clone, Copy)]
 pub struct Enumerative {
     pub quartic: SlipQuartic,
