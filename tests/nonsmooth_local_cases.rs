@@ -272,3 +272,35 @@ fn several_solutions_3d() {
         }
     }
 }
+
+#[test]
+fn unreachable_tolerance_stops_at_the_roundoff_floor() {
+    // tol below round-off: the Newton-type solvers reach the floor
+    // (‖F_nat‖ ~ 1e-16 here) and stop early instead of running all 100
+    // iterations with escalating fallbacks.
+    let w = w3();
+    let q = Vector3::new(-1.0, 2.0, -0.5);
+    let p = LocalParams {
+        tol: 1e-300,
+        max_iter: 100,
+    };
+    for name in [
+        "ac-newton",
+        "jm-newton",
+        "nm-newton",
+        "nsfe",
+        "nsve",
+        "ebp",
+        "eal",
+    ] {
+        let mut r = Vector3::zeros();
+        match by_name(name).unwrap().solve3(&w, &q, 0.4, &mut r, &p) {
+            Ok(info) => assert_eq!(info.error, 0.0, "{name}"),
+            Err(emcontact::nonsmooth::local::LocalError::NoConvergence { error, iterations }) => {
+                assert!(error < 1e-14, "{name}: error {error:e}");
+                assert!(iterations < 30, "{name}: {iterations} iterations");
+            }
+            Err(e) => panic!("{name}: {e:?}"),
+        }
+    }
+}
