@@ -304,3 +304,18 @@ fn unreachable_tolerance_stops_at_the_roundoff_floor() {
         }
     }
 }
+
+#[test]
+fn non_finite_input_is_an_error_not_a_hang() {
+    let mut w = w3();
+    w[(1, 2)] = f64::NAN;
+    let q = Vector3::new(-1.0, 0.5, 0.0);
+    for s in solvers() {
+        let mut r = Vector3::zeros();
+        assert!(
+            s.solve3(&w, &q, 0.5, &mut r, &params()).is_err(),
+            "{}",
+            s.name()
+        );
+    }
+}
