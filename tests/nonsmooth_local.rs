@@ -12,6 +12,8 @@
 //!   4.4e-10‖q‖ at κ = 1e6);
 //! * a successful answer satisfies the law checked directly: `r ∈ K`,
 //!   `û ∈ K*`, `r·û ≈ 0`, each to `1e-8` relative to its natural scale;
+//! * `enumerate_all3_with` gives the same number of solutions with the α- and
+//!   the tan(θ/2)-quartic alone (independent derivations of the slip case);
 //! * "enum" always succeeds; every successful solver's answer is one of the
 //!   solutions listed by `enumerate_all3/2` (relative distance ≤ 1e-8, scale
 //!   `‖r*‖ + ‖q‖/λ_min`): agreement where the solution is unique, and a
@@ -21,7 +23,8 @@
 use std::sync::Mutex;
 
 use emcontact::nonsmooth::local::{
-    enumerate_all2, enumerate_all3, natural_map, solvers, LocalParams,
+    enumerate_all2, enumerate_all3, enumerate_all3_with, natural_map, solvers, LocalParams,
+    SlipQuartic,
 };
 use nalgebra::{Matrix2, Matrix3, SMatrix, SVector, UnitQuaternion, Vector2, Vector3, Vector4};
 use proptest::prelude::*;
@@ -229,6 +232,11 @@ proptest! {
         prop_assume!(q.norm() > 1e-6);
         let tol = 1e-10f64.max(2.0 * f64::EPSILON * 10f64.powf(log_kappa)) * q.norm();
         let all = enumerate_all3(&w, &q, mu);
+        // The two quartics (α and tan(θ/2)) give the same solution set.
+        for quartic in [SlipQuartic::Alpha, SlipQuartic::TanHalfAngle] {
+            let one = enumerate_all3_with(&w, &q, mu, quartic);
+            prop_assert_eq!(one.len(), all.len(), "{:?}: {:?} vs {:?}", quartic, one, all);
+        }
         let lmin = w.symmetric_eigenvalues().min();
         let mut results = Vec::new();
         for s in solvers() {

@@ -319,14 +319,24 @@ const ACCEPT_REL: f64 = 1e-11;
 /// (3D, `W` SPD), by exhaustive enumeration (Bonnefon & Daviet 2011) with the
 /// α-quartic and, as a cross-check, the tan(θ/2)-quartic. A candidate is kept
 /// when `‖F_nat(r)‖ ≤ 1e-11 (‖q‖ + (1 + λ_max)‖r‖)` (polished candidates sit
-/// near 1e-16 of that scale; 1e-8 admitted unpolished near-copies); near-duplicates
-/// (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged, keeping the more accurate.
-/// Allocates the result.
+/// near 1e-16 of that scale; 1e-8 admitted unpolished near-copies);
+/// near-duplicates (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged, keeping the
+/// more accurate. Allocates the result.
 pub fn enumerate_all3(w: &M3, q: &V3, mu: f64) -> Vec<V3> {
+    enumerate3(w, q, mu, &[SlipQuartic::Alpha, SlipQuartic::TanHalfAngle])
+}
+
+/// As [`enumerate_all3`] with the slip case from one quartic only (to
+/// cross-validate the two formulations).
+pub fn enumerate_all3_with(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic) -> Vec<V3> {
+    enumerate3(w, q, mu, &[quartic])
+}
+
+fn enumerate3(w: &M3, q: &V3, mu: f64, quartics: &[SlipQuartic]) -> Vec<V3> {
     let wn = lambda_max3(w);
     let nm = NaturalMap { rho: 1.0 / wn };
     let mut out: Vec<(V3, f64)> = Vec::new();
-    for quartic in [SlipQuartic::Alpha, SlipQuartic::TanHalfAngle] {
+    for &quartic in quartics {
         let mut c = Candidates::new();
         candidates3(w, q, mu, quartic, wn, &mut c);
         for r in c.r.iter_mut().take(c.n) {

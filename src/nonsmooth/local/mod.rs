@@ -46,7 +46,9 @@ mod projection;
 
 pub use acary::{AcNewton, JmNewton, NmNewton};
 pub use dumont::{Eal, Ebp};
-pub use enumerative::{enumerate_all2, enumerate_all3, Enumerative, SlipQuartic};
+pub use enumerative::{
+    enumerate_all2, enumerate_all3, enumerate_all3_with, Enumerative, SlipQuartic,
+};
 pub use nsfe::Nsfe;
 pub use nsve::Nsve;
 pub use penalty::{PenaltyInput, SpringDashpot};
