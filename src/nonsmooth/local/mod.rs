@@ -4,8 +4,55 @@
 //! with friction coefficient `μ`; a solution satisfies the Signorini–Coulomb law
 //! in De Saxcé's form `K* ∋ u + μ‖u_T‖e_N ⊥ r ∈ K`,
 //! `K = {r : ‖r_T‖ ≤ μ r_N}`.
+//!
+//! Every solver reports the same error measure, `‖F_nat(r)‖` ([`natural_map`],
+//! Acary et al. 2017 eq. 13 with ρ = 1), and succeeds when it is `≤ tol`.
+//!
+//! | name | method | source | file |
+//! |------|--------|--------|------|
+//! | `pg` | projected gradient, self-adaptive ρ | Solfec eqs. 76–77 | `projection.rs` |
+//! | `desaxce` | De Saxcé–Feng projection (SBP), self-adaptive ρ | Solfec eq. 80, Dumont eqs. 21–22 | `projection.rs` |
+//! | `ac-newton` | semismooth Newton, Alart–Curnier | Acary et al. eq. 11 | `acary.rs` |
+//! | `jm-newton` | semismooth Newton, Jean–Moreau | Acary et al. eq. 12 | `acary.rs` |
+//! | `nm-newton` | semismooth Newton, natural map | Acary et al. eq. 13 | `acary.rs` |
+//! | `nsfe` | semismooth Newton, non-smooth force equation | Solfec eqs. 81–83 (Hüeber et al.) | `nsfe.rs` |
+//! | `nsve` | semismooth Newton, non-smooth velocity equation | Solfec eqs. 84–87 | `nsve.rs` |
+//! | `sal` | Dumont's standard augmented Lagrangian, fixed ρ | Dumont eq. 35 | `projection.rs` |
+//! | `ebp` | Dumont's enhanced bi-potential Newton, 6×6→3×3 | Dumont eqs. 26–32 | `dumont.rs` |
+//! | `eal` | Dumont's enhanced augmented Lagrangian Newton | Dumont eqs. 29–32, 36 | `dumont.rs` |
+//! | `enum`, `enum-tan` | exact enumeration, α- or tan(θ/2)-quartic | Bonnefon & Daviet 2011 | `enumerative.rs` |
+//!
+//! The Newton-type solvers share the damped driver of `newton.rs` (Armijo line
+//! search on `½‖Φ‖²`, projected-gradient fallback). 2D problems are solved by
+//! an exact embedding into 3D (`common::embed2` explains why it is exact),
+//! except `enum`, which enumerates the 2D cases directly.
+//! [`enumerate_all3`] / [`enumerate_all2`] list every solution.
+//! [`SpringDashpot`] is Solfec's penalty law (`penalty.rs`): a regularization,
+//! not a solver of this problem, so it is not in [`solvers`].
+//! Nothing allocates inside the iterations (fixed-size `nalgebra` types).
 
 use nalgebra::{SMatrix, SVector};
+
+mod acary;
+mod common;
+mod dumont;
+mod enumerative;
+mod newton;
+mod nsfe;
+mod nsve;
+mod penalty;
+mod poly;
+mod projection;
+
+pub use acary::{AcNewton, JmNewton, NmNewton};
+pub use dumont::{Eal, Ebp};
+pub use enumerative::{
+    enumerate_all2, enumerate_all3, enumerate_all3_with, Enumerative, SlipQuartic,
+};
+pub use nsfe::Nsfe;
+pub use nsve::Nsve;
+pub use penalty::{PenaltyInput, SpringDashpot};
+pub use projection::{DeSaxceFeng, ProjectedGradient, Sal};
 
 /// Stopping criteria of a local solver.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,9 +114,25 @@ pub trait LocalSolver: Send + Sync {
     ) -> Result<LocalInfo, LocalError>;
 }
 
-/// Every local solver, in a fixed order (the local-solver owner registers them here).
+/// Every local solver, in a fixed order: "pg", "desaxce", "ac-newton",
+/// "jm-newton", "nm-newton", "nsfe", "nsve", "sal", "ebp", "eal", "enum",
+/// "enum-tan". (The spring–dashpot penalty law is not a solver of this
+/// problem; see [`SpringDashpot`].)
 pub fn solvers() -> Vec<Box<dyn LocalSolver>> {
-    Vec::new()
+    vec![
+        Box::new(ProjectedGradient),
+        Box::new(DeSaxceFeng),
+        Box::new(AcNewton),
+        Box::new(JmNewton),
+        Box::new(NmNewton),
+        Box::new(Nsfe),
+        Box::new(Nsve),
+        Box::new(Sal),
+        Box::new(Ebp),
+        Box::new(Eal),
+        Box::new(Enumerative::new(SlipQuartic::Alpha)),
+        Box::new(Enumerative::new(SlipQuartic::TanHalfAngle)),
+    ]
 }
 
 /// The local solver called `name`.
@@ -78,12 +141,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn LocalSolver>> {
 }
 
 /// Projection onto the Coulomb cone `K = {r : ‖r_T‖ ≤ μ r_N}` (D = 2 or 3).
+/// `K` includes `r_N ≥ 0` (Solfec eq. 78), which matters for `μ = 0`.
 pub fn project_cone<const D: usize>(r: &SVector<f64, D>, mu: f64) -> SVector<f64, D> {
     let rn = r[0];
     let mut rt = *r;
     rt[0] = 0.0;
     let nt = rt.norm();
-    if nt <= mu * rn {
+    if nt <= mu * rn && rn >= 0.0 {
         return *r;
     }
     if mu * nt <= -rn {
