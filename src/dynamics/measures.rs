@@ -13,6 +13,10 @@ pub struct Measures {
     pub gravity: f64,
     pub linear: [f64; 3],
     pub angular: [f64; 3],
+    /// `Σ_A |(M v)_A|` and `Σ_A |x_A × (M v)_A|`: the size of the motion, used to
+    /// normalize momentum drifts when `L` or `J` itself is (nearly) zero.
+    pub linear_scale: f64,
+    pub angular_scale: f64,
 }
 
 impl Measures {
@@ -36,6 +40,7 @@ pub fn measure<const D: usize>(
     let mut gravity = 0.0;
     let mut linear = [0.0; 3];
     let mut angular = [0.0; 3];
+    let (mut linear_scale, mut angular_scale) = (0.0, 0.0);
     for a in 0..sys.n_nodes {
         let mut p = [0.0; 3];
         let mut xa = [0.0; 3];
@@ -45,15 +50,12 @@ pub fn measure<const D: usize>(
             linear[i] += p[i];
             gravity -= sys.lumped[a] * g[i] * xa[i];
         }
-        angular[0] += xa[1] * p[2] - xa[2] * p[1];
-        angular[1] += xa[2] * p[0] - xa[0] * p[2];
-        angular[2] += xa[0] * p[1] - xa[1] * p[0];
+        let j = [xa[1] * p[2] - xa[2] * p[1], xa[2] * p[0] - xa[0] * p[2], xa[0] * p[1] - xa[1] * p[0]];
+        for i in 0..3 {
+            angular[i] += j[i];
+        }
+        linear_scale += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        angular_scale += (j[0] * j[0] + j[1] * j[1] + j[2] * j[2]).sqrt();
     }
-    Ok(Measures {
-        kinetic,
-        strain,
-        gravity,
-        linear,
-        angular,
-    })
+    Ok(Measures { kinetic, strain, gravity, linear, angular, linear_scale, angular_scale })
 }
