@@ -409,6 +409,7 @@ impl<const D: usize> Stepper<D> {
                 met &= v <= self.contacts[c].tol_abs;
                 worst = worst.max(v);
             }
+            log::trace!("augmentation {}: largest violation {worst:.3e}", report.augmentations);
             if met {
                 break;
             }

@@ -1,0 +1,183 @@
+//! Frictional contact with the Love–Laursen velocity update (DESIGN §5–§7, §9):
+//! fast runs asserting the conservation and dissipation properties the method
+//! promises, and that without the update the energy visibly changes.
+
+use emcontact::dynamics::{self, RunOptions, RunSummary};
+use emcontact::input;
+use std::process::Command;
+
+/// A neo-Hookean disk thrown obliquely at a rigid plane.
+fn disk_on_plane(friction: f64, update: bool, vx: f64) -> String {
+    format!(
+        r#"
+[problem]
+name = "disk_plane"
+dimension = 2
+[time]
+dt = 0.01
+end = 0.4
+[mesh]
+[[mesh.generate]]
+kind = "disk"
+name = "disk"
+center = [0.0, 1.05]
+radius = 1.0
+divisions = 6
+[[body]]
+name = "disk"
+group = "disk"
+material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
+velocity = [{vx}, -2.0]
+[[contact]]
+slave = "disk_outer"
+master_plane = {{ point = [0.0, 0.0], normal = [0.0, 1.0] }}
+friction = {friction}
+velocity_update = {update}
+"#
+    )
+}
+
+/// A disk thrown at a free block: two deformable bodies, no supports.
+fn disk_on_block(friction: f64) -> String {
+    format!(
+        r#"
+[problem]
+name = "disk_block"
+dimension = 2
+[time]
+dt = 0.01
+end = 0.4
+[mesh]
+[[mesh.generate]]
+kind = "disk"
+name = "disk"
+center = [0.0, 1.05]
+radius = 1.0
+divisions = 4
+[[mesh.generate]]
+kind = "box"
+name = "block"
+min = [-2.0, -1.0]
+max = [2.0, 0.0]
+divisions = [8, 2]
+[[body]]
+name = "disk"
+group = "disk"
+material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
+velocity = [1.5, -2.0]
+angular_velocity = 1.0
+[[body]]
+name = "block"
+group = "block"
+material = {{ model = "svk", young = 2000.0, poisson = 0.25, density = 1.0 }}
+[[contact]]
+slave = "disk_outer"
+master = "block_ymax"
+friction = {friction}
+"#
+    )
+}
+
+fn run(text: &str) -> (RunSummary, Vec<Vec<f64>>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("case.toml");
+    let mut model = input::parse(&path, text).expect("valid input");
+    model.output.dir = dir.path().join("out");
+    let opts = RunOptions { vtk: false, plots: false, ..RunOptions::default() };
+    let s = dynamics::run(&model, &opts).expect("run completes");
+    let t = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
+    (s, t.rows, t.header)
+}
+
+fn col(h: &[String], name: &str) -> usize {
+    h.iter().position(|c| c == name).unwrap()
+}
+
+#[test]
+fn frictionless_impact_conserves_energy_exactly() {
+    let (s, rows, h) = run(&disk_on_plane(0.0, true, 0.5));
+    let active: f64 = rows.iter().map(|r| r[col(&h, "active")]).sum();
+    println!("frictionless: energy drift {:.2e}, penetration {:.2e}, defect {:.2e}", s.max_energy_drift, s.max_penetration, s.update_defect);
+    assert!(active > 0.0, "the disk must hit the plane");
+    assert!(s.last.linear[1] > 0.0, "and bounce: L_y {:?}", s.last.linear);
+    assert!(s.max_energy_drift <= 1e-8, "energy drift {:e}", s.max_energy_drift);
+    // augmented Lagrangian at default settings: penetration ≤ 1e-3 of the element size
+    let h_el = 2.0 * std::f64::consts::PI / 24.0;
+    assert!(s.max_penetration <= 1e-3 * h_el, "penetration {:e}", s.max_penetration);
+}
+
+#[test]
+fn sliding_impact_dissipates_exactly_the_frictional_work() {
+    let (s, rows, h) = run(&disk_on_plane(0.5, true, 3.0));
+    let slip: f64 = rows.iter().map(|r| r[col(&h, "slip")]).sum();
+    println!(
+        "μ = 0.5: balance drift {:.2e}, dissipated {:.4} of E0 = {:.4}, defect {:.2e}",
+        s.max_energy_drift,
+        s.dissipation,
+        s.initial.total(),
+        s.update_defect
+    );
+    assert!(slip > 0.0, "the disk must slide");
+    assert!(s.dissipation > 0.01 * s.initial.total(), "friction must dissipate visibly: {}", s.dissipation);
+    // |E_n − E_0 + D_n| ≤ 1e-8 E_0 at every step
+    let (e, d) = (col(&h, "total"), col(&h, "dissipation"));
+    let e0 = rows[0][e];
+    for r in &rows {
+        assert!((r[e] - e0 + r[d]).abs() <= 1e-8 * e0, "balance {:e} at t = {}", r[e] - e0 + r[d], r[0]);
+    }
+    // and per step: E_{n+1} − E_n + ΔD = 0
+    for w in rows.windows(2) {
+        let step = w[1][e] - w[0][e] + (w[1][d] - w[0][d]);
+        assert!(step.abs() <= 1e-8 * e0, "step balance {step:e} at t = {}", w[1][0]);
+    }
+}
+
+#[test]
+fn without_the_update_energy_is_not_conserved() {
+    let (with, ..) = run(&disk_on_plane(0.0, true, 0.5));
+    let (without, ..) = run(&disk_on_plane(0.0, false, 0.5));
+    println!("energy drift with update {:.2e}, without {:.2e}", with.max_energy_drift, without.max_energy_drift);
+    assert!(without.max_energy_drift > 1e-5, "without the velocity update the contact should visibly change the energy");
+    assert!(with.max_energy_drift < 1e-3 * without.max_energy_drift);
+}
+
+#[test]
+fn two_free_bodies_conserve_momenta_and_energy() {
+    // μ = 0.8 (a rolling, sticking disk) still needs cut-backs that fail: open work of issue 4.
+    for mu in [0.0, 0.5] {
+        let (s, rows, h) = run(&disk_on_block(mu));
+        let active: f64 = rows.iter().map(|r| r[col(&h, "active")]).sum();
+        println!(
+            "disk on free block μ = {mu}: L drift {:.2e}, J drift {:.2e}, energy balance {:.2e}, dissipated {:.3e}",
+            s.max_linear_drift, s.max_angular_drift, s.max_energy_drift, s.dissipation
+        );
+        assert!(active > 0.0, "contact must happen");
+        assert!(s.max_linear_drift <= 1e-10, "L drift {:e}", s.max_linear_drift);
+        assert!(s.max_angular_drift <= 1e-10, "J drift {:e}", s.max_angular_drift);
+        assert!(s.max_energy_drift <= 1e-8, "energy balance {:e}", s.max_energy_drift);
+    }
+}
+
+fn check_exit(text: &str, names: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    std::fs::write(&p, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_emcontact")).arg("check").arg(&p).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for n in names {
+        assert!(err.contains(n), "expected {n:?} in: {err}");
+    }
+}
+
+#[test]
+fn bad_contact_input_is_rejected_with_the_key() {
+    let good = disk_on_block(0.3);
+    check_exit(&good.replace("master = \"block_ymax\"", "master = \"lid\""), &["contact[0].master", "lid"]);
+    check_exit(&good.replace("master = \"block_ymax\"", "master = \"block\""), &["contact[0].master", "surface"]);
+    check_exit(&good.replace("slave = \"disk_outer\"", "slave = \"disk\""), &["contact[0].slave", "surface"]);
+    check_exit(&good.replace("friction = 0.3", "friction = -0.1"), &["contact[0].friction"]);
+    let plane = disk_on_plane(0.0, true, 0.0);
+    check_exit(&plane.replace("normal = [0.0, 1.0]", "normal = [0.0, 0.0]"), &["contact[0].master_plane.normal", "zero"]);
+    check_exit(&plane.replace("friction = 0", "friction = 0\nenforcement = \"magic\""), &["contact[0].enforcement"]);
+}
