@@ -223,34 +223,37 @@ fn run<const D: usize>(
                 }
             }
         }
-        let jac =
-            SparseColMat::new_from_argsort(symbolic.clone(), &argsort, &vals).map_err(|e| {
-                SolveError::LinearSolver {
-                    reason: format!("{e:?}"),
-                    error,
-                    iterations: it,
+        // Singular J (rank-deficient H): retry with η added on the contact diagonal.
+        let mut solved = false;
+        let nb = vals.len() - nc * D * D;
+        let mut eta_prev = 0.0;
+        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+            for c in 0..nc {
+                for a in 0..D {
+                    vals[nb + c * D * D + a * D + a] += eta - eta_prev;
                 }
-            })?;
-        if symbolic_lu.is_none() {
-            symbolic_lu = Some(SymbolicLu::try_new(jac.symbolic()).map_err(|e| {
-                SolveError::LinearSolver {
-                    reason: format!("{e:?}"),
-                    error,
-                    iterations: it,
-                }
-            })?);
+            }
+            eta_prev = eta;
+            let lin_err = |e: String| SolveError::LinearSolver { reason: e, error, iterations: it };
+            let jac = SparseColMat::new_from_argsort(symbolic.clone(), &argsort, &vals)
+                .map_err(|e| lin_err(format!("{e:?}")))?;
+            if symbolic_lu.is_none() {
+                symbolic_lu =
+                    Some(SymbolicLu::try_new(jac.symbolic()).map_err(|e| lin_err(format!("{e:?}")))?);
+            }
+            let Ok(lu) = Lu::try_new_with_symbolic(symbolic_lu.clone().expect("set"), jac.as_ref()) else {
+                continue;
+            };
+            for (s, gi) in step.iter_mut().zip(&g) {
+                *s = -gi;
+            }
+            lu.solve_in_place(faer::ColMut::from_slice_mut(&mut step));
+            if step.iter().all(|s| s.is_finite()) {
+                solved = true;
+                break;
+            }
         }
-        let lu = Lu::try_new_with_symbolic(symbolic_lu.clone().expect("set"), jac.as_ref())
-            .map_err(|e| SolveError::LinearSolver {
-                reason: format!("{e:?}"),
-                error,
-                iterations: it,
-            })?;
-        for (s, gi) in step.iter_mut().zip(&g) {
-            *s = -gi;
-        }
-        lu.solve_in_place(faer::ColMut::from_slice_mut(&mut step));
-        if !step.iter().all(|s| s.is_finite()) {
+        if !solved {
             r.copy_from_slice(&x[nd..]);
             v.copy_from_slice(&v_err);
             u.copy_from_slice(&u_err);

@@ -212,29 +212,43 @@ impl<'a, const D: usize> Newton<'a, D> {
         0.5 * psi
     }
 
-    /// Solves `J δ = −Φ`; `delta` holds the step.
+    /// Solves `J δ = −Φ`; `delta` holds the step. When `J` is singular (rank-deficient
+    /// `W`, e.g. rigid bodies with many contacts), retries with `J + ηI`,
+    /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
+    /// Levenberg–Marquardt-like regularization of the Newton step.
     fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
-        self.pattern
-            .fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
-        let mat = SparseColMatRef::new(self.pattern.symbolic.as_ref(), &self.vals);
+        self.pattern.fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
         if self.symbolic_lu.is_none() {
-            self.symbolic_lu = Some(
-                SymbolicLu::try_new(self.pattern.symbolic.as_ref())
-                    .map_err(|e| format!("{e:?}"))?,
-            );
+            self.symbolic_lu =
+                Some(SymbolicLu::try_new(self.pattern.symbolic.as_ref()).map_err(|e| format!("{e:?}"))?);
         }
-        let sym = self.symbolic_lu.clone().expect("set above");
-        let lu = Lu::try_new_with_symbolic(sym, mat).map_err(|e| format!("{e:?}"))?;
-        for (d, p) in delta.iter_mut().zip(&self.phi) {
-            *d = -p;
+        let mut last = String::new();
+        let mut eta_prev = 0.0;
+        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+            for j in 0..delta.len() {
+                self.vals[self.pattern.diag_off[j] + j % D] += eta - eta_prev;
+            }
+            eta_prev = eta;
+            let mat = SparseColMatRef::new(self.pattern.symbolic.as_ref(), &self.vals);
+            let sym = self.symbolic_lu.clone().expect("set above");
+            let lu = match Lu::try_new_with_symbolic(sym, mat) {
+                Ok(lu) => lu,
+                Err(e) => {
+                    last = format!("{e:?}");
+                    continue;
+                }
+            };
+            for (d, p) in delta.iter_mut().zip(&self.phi) {
+                *d = -p;
+            }
+            use faer::linalg::solvers::Solve;
+            lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
+            if delta.iter().all(|x| x.is_finite()) {
+                return Ok(());
+            }
+            last = "singular Jacobian (non-finite Newton step)".into();
         }
-        use faer::linalg::solvers::Solve;
-        lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
-        if delta.iter().all(|x| x.is_finite()) {
-            Ok(())
-        } else {
-            Err("singular Jacobian (non-finite Newton step)".into())
-        }
+        Err(last)
     }
 
     fn run(
