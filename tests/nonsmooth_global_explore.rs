@@ -1,3 +1,4 @@
+#[path = "nonsmooth_global_common/mod.rs"]
 mod common;
 use common::*;
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
