@@ -10,8 +10,8 @@ use std::process::Command;
 
 use common::{data, FILES};
 use emcontact::nonsmooth::fclib::{
-    read_guesses, read_problem, read_solution, write_guesses, write_problem, write_solution, FclibError,
-    FclibProblem, FclibSolution, ProblemInfo, SparseFormat, SparseStorage,
+    read_guesses, read_problem, read_solution, write_guesses, write_problem, write_solution,
+    FclibError, FclibProblem, FclibSolution, ProblemInfo, SparseFormat, SparseStorage,
 };
 use emcontact::nonsmooth::problem::{LocalProblem, ProblemError};
 use faer::sparse::SparseColMat;
@@ -21,7 +21,10 @@ fn same_matrix(a: &SparseColMat<usize, f64>, b: &SparseColMat<usize, f64>) -> bo
         && a.ncols() == b.ncols()
         && a.symbolic().col_ptr() == b.symbolic().col_ptr()
         && a.symbolic().row_idx() == b.symbolic().row_idx()
-        && a.val().iter().zip(b.val()).all(|(x, y)| x.to_bits() == y.to_bits())
+        && a.val()
+            .iter()
+            .zip(b.val())
+            .all(|(x, y)| x.to_bits() == y.to_bits())
         && a.val().len() == b.val().len()
 }
 
@@ -53,7 +56,12 @@ fn assert_same_problem(a: &FclibProblem, b: &FclibProblem) {
 #[test]
 fn reads_the_four_sample_files() {
     // Box_Stacks has μ = 0.3 (the shared README table says 0.7; h5py reads 0.3).
-    let expect = [(144, 48, 0.7), (180, 60, f64::NAN), (858, 286, 0.7), (246, 82, 0.3)];
+    let expect = [
+        (144, 48, 0.7),
+        (180, 60, f64::NAN),
+        (858, 286, 0.7),
+        (246, 82, 0.3),
+    ];
     for (f, (n, nc, mu)) in FILES.iter().zip(expect) {
         let (p, info) = read_problem(data(f)).unwrap();
         let (dim, got_nc, mus) = match &p {
@@ -62,7 +70,11 @@ fn reads_the_four_sample_files() {
                 (l.dim, l.n_contacts, l.mu.clone())
             }
             FclibProblem::Global(g) => {
-                assert_eq!((g.m.nrows(), g.h.nrows(), g.h.ncols(), g.w.len()), (450, 450, n, n), "{f}");
+                assert_eq!(
+                    (g.m.nrows(), g.h.nrows(), g.h.ncols(), g.w.len()),
+                    (450, 450, n, n),
+                    "{f}"
+                );
                 (g.dim, g.n_contacts, g.mu.clone())
             }
         };
@@ -70,7 +82,10 @@ fn reads_the_four_sample_files() {
         if mu.is_finite() {
             assert!(mus.iter().all(|&m| m == mu), "{f}: μ");
         } else {
-            assert!(mus.iter().all(|&m| m == 0.3 || m == 0.5), "{f}: μ ∈ {{0.3, 0.5}}");
+            assert!(
+                mus.iter().all(|&m| m == 0.3 || m == 0.5),
+                "{f}: μ ∈ {{0.3, 0.5}}"
+            );
         }
         assert!(info.is_some(), "{f}: info/ strings");
     }
@@ -126,11 +141,30 @@ fn solution_and_guesses_round_trip() {
     // Replacing an existing /solution works.
     write_solution(&out, &sol).unwrap();
     let back = read_solution(&out).unwrap().unwrap();
-    assert_eq!(bits(back.r.as_ref().unwrap()), bits(sol.r.as_ref().unwrap()));
-    assert_eq!(bits(back.u.as_ref().unwrap()), bits(sol.u.as_ref().unwrap()));
-    assert_eq!(bits(back.v.as_ref().unwrap()), bits(sol.v.as_ref().unwrap()));
+    assert_eq!(
+        bits(back.r.as_ref().unwrap()),
+        bits(sol.r.as_ref().unwrap())
+    );
+    assert_eq!(
+        bits(back.u.as_ref().unwrap()),
+        bits(sol.u.as_ref().unwrap())
+    );
+    assert_eq!(
+        bits(back.v.as_ref().unwrap()),
+        bits(sol.v.as_ref().unwrap())
+    );
     assert_eq!(back.l, None);
-    write_guesses(&out, &[sol.clone(), FclibSolution { r: Some(vec![1.5; 246]), ..Default::default() }]).unwrap();
+    write_guesses(
+        &out,
+        &[
+            sol.clone(),
+            FclibSolution {
+                r: Some(vec![1.5; 246]),
+                ..Default::default()
+            },
+        ],
+    )
+    .unwrap();
     let g = read_guesses(&out).unwrap();
     assert_eq!(g.len(), 2);
     assert_eq!(g[0], sol);
@@ -142,7 +176,10 @@ fn solution_and_guesses_round_trip() {
 }
 
 fn have_h5py() -> bool {
-    Command::new("python3").args(["-c", "import h5py, scipy"]).status().is_ok_and(|s| s.success())
+    Command::new("python3")
+        .args(["-c", "import h5py, scipy"])
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// h5py (with scipy) reads what we write, in each storage, and finds exactly the
@@ -187,7 +224,14 @@ print('ok')
             let out = dir.path().join(format!("{f}-{format:?}.hdf5"));
             write_problem(&out, &p, info.as_ref(), format).unwrap();
             let r: Vec<f64> = (0..n).map(|k| k as f64 * 0.25).collect();
-            write_solution(&out, &FclibSolution { r: Some(r), ..Default::default() }).unwrap();
+            write_solution(
+                &out,
+                &FclibSolution {
+                    r: Some(r),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             let o = Command::new("python3")
                 .args(["-c", script])
                 .arg(data(f))
@@ -206,8 +250,14 @@ print('ok')
 }
 
 fn write_with_h5py(path: &Path, body: &str) -> bool {
-    let script = format!("import h5py, numpy as np, sys\nf = h5py.File(sys.argv[1], 'w')\n{body}\nf.close()\n");
-    Command::new("python3").args(["-c", &script]).arg(path).status().is_ok_and(|s| s.success())
+    let script = format!(
+        "import h5py, numpy as np, sys\nf = h5py.File(sys.argv[1], 'w')\n{body}\nf.close()\n"
+    );
+    Command::new("python3")
+        .args(["-c", &script])
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn err_string(path: &Path) -> (FclibError, String) {
@@ -223,15 +273,24 @@ fn bad_files_give_typed_errors() {
     // Missing file.
     let missing = dir.path().join("nope.hdf5");
     let (e, s) = err_string(&missing);
-    assert!(matches!(e, FclibError::Open { .. }) && s.contains("nope.hdf5"), "{s}");
+    assert!(
+        matches!(e, FclibError::Open { .. }) && s.contains("nope.hdf5"),
+        "{s}"
+    );
     // Not HDF5.
     let text = dir.path().join("text.hdf5");
     std::fs::write(&text, "not an hdf5 file").unwrap();
     let (e, s) = err_string(&text);
-    assert!(matches!(e, FclibError::Open { .. }) && s.contains("text.hdf5"), "{s}");
+    assert!(
+        matches!(e, FclibError::Open { .. }) && s.contains("text.hdf5"),
+        "{s}"
+    );
     // HDF5 without FCLIB groups.
     let other = dir.path().join("other.hdf5");
-    hdf5::File::create(&other).unwrap().create_group("something").unwrap();
+    hdf5::File::create(&other)
+        .unwrap()
+        .create_group("something")
+        .unwrap();
     let (e, _) = err_string(&other);
     assert!(matches!(e, FclibError::NotFclib { .. }));
 
@@ -247,48 +306,99 @@ fn bad_files_give_typed_errors() {
     };
     let path = damaged("no_q.hdf5", &|f| f.unlink("fclib_local/vectors/q").unwrap());
     let (e, s) = err_string(&path);
-    assert!(matches!(&e, FclibError::Missing { path, .. } if path == "/fclib_local/vectors/q"), "{s}");
+    assert!(
+        matches!(&e, FclibError::Missing { path, .. } if path == "/fclib_local/vectors/q"),
+        "{s}"
+    );
     assert!(s.contains("no_q.hdf5"), "{s}");
 
     let path = damaged("short_q.hdf5", &|f| {
         f.unlink("fclib_local/vectors/q").unwrap();
-        f.group("fclib_local/vectors").unwrap().new_dataset_builder().with_data(&[1.0f64; 10][..]).create("q").unwrap();
+        f.group("fclib_local/vectors")
+            .unwrap()
+            .new_dataset_builder()
+            .with_data(&[1.0f64; 10][..])
+            .create("q")
+            .unwrap();
     });
     let (e, s) = err_string(&path);
     assert!(
-        matches!(e, FclibError::Problem { source: ProblemError::Shape { what: "length of q", expected: 144, found: 10 }, .. }),
+        matches!(
+            e,
+            FclibError::Problem {
+                source: ProblemError::Shape {
+                    what: "length of q",
+                    expected: 144,
+                    found: 10
+                },
+                ..
+            }
+        ),
         "{s}"
     );
 
     let path = damaged("bad_index.hdf5", &|f| {
         f.unlink("fclib_local/W/i").unwrap();
-        f.group("fclib_local/W").unwrap().new_dataset_builder().with_data(&vec![500i32; 4896][..]).create("i").unwrap();
+        f.group("fclib_local/W")
+            .unwrap()
+            .new_dataset_builder()
+            .with_data(&vec![500i32; 4896][..])
+            .create("i")
+            .unwrap();
     });
     let (e, s) = err_string(&path);
-    assert!(matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W"), "{s}");
+    assert!(
+        matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W"),
+        "{s}"
+    );
     assert!(s.contains("out of range"), "{s}");
 
     let path = damaged("string_x.hdf5", &|f| {
         f.unlink("fclib_local/W/x").unwrap();
-        let ds = f.group("fclib_local/W").unwrap().new_dataset::<hdf5::types::VarLenUnicode>().create("x").unwrap();
-        ds.write_scalar(&"abc".parse::<hdf5::types::VarLenUnicode>().unwrap()).unwrap();
+        let ds = f
+            .group("fclib_local/W")
+            .unwrap()
+            .new_dataset::<hdf5::types::VarLenUnicode>()
+            .create("x")
+            .unwrap();
+        ds.write_scalar(&"abc".parse::<hdf5::types::VarLenUnicode>().unwrap())
+            .unwrap();
     });
     let (e, s) = err_string(&path);
-    assert!(matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W/x"), "{s}");
+    assert!(
+        matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W/x"),
+        "{s}"
+    );
 
     let path = damaged("bad_nz.hdf5", &|f| {
         f.unlink("fclib_local/W/nz").unwrap();
-        f.group("fclib_local/W").unwrap().new_dataset_builder().with_data(&[-7i32][..]).create("nz").unwrap();
+        f.group("fclib_local/W")
+            .unwrap()
+            .new_dataset_builder()
+            .with_data(&[-7i32][..])
+            .create("nz")
+            .unwrap();
     });
     let (_, s) = err_string(&path);
     assert!(s.contains("nz = -7") && s.contains("/fclib_local/W"), "{s}");
 
     let path = damaged("neg_mu.hdf5", &|f| {
         f.unlink("fclib_local/vectors/mu").unwrap();
-        f.group("fclib_local/vectors").unwrap().new_dataset_builder().with_data(&[-1.0f64; 48][..]).create("mu").unwrap();
+        f.group("fclib_local/vectors")
+            .unwrap()
+            .new_dataset_builder()
+            .with_data(&[-1.0f64; 48][..])
+            .create("mu")
+            .unwrap();
     });
     let (e, _) = err_string(&path);
-    assert!(matches!(e, FclibError::Problem { source: ProblemError::Friction { contact: 0, .. }, .. }));
+    assert!(matches!(
+        e,
+        FclibError::Problem {
+            source: ProblemError::Friction { contact: 0, .. },
+            ..
+        }
+    ));
 
     // Truncated triplet arrays (written with h5py when available).
     let trunc = dir.path().join("trunc.hdf5");
@@ -314,11 +424,27 @@ fn two_dimensional_problem_round_trip() {
     let p = LocalProblem::new(2, w.clone(), q.clone(), mu.clone()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p2.hdf5");
-    let info = ProblemInfo { title: "t".into(), description: "ü — d".into(), math_info: String::new() };
-    write_problem(&out, &FclibProblem::Local(p.clone()), Some(&info), SparseFormat::Triplet).unwrap();
+    let info = ProblemInfo {
+        title: "t".into(),
+        description: "ü — d".into(),
+        math_info: String::new(),
+    };
+    write_problem(
+        &out,
+        &FclibProblem::Local(p.clone()),
+        Some(&info),
+        SparseFormat::Triplet,
+    )
+    .unwrap();
     let (back, info_back) = read_problem(&out).unwrap();
     assert_same_problem(&FclibProblem::Local(p), &back);
     assert_eq!(info_back.unwrap(), info);
-    assert!(matches!(LocalProblem::new(4, w.clone(), q.clone(), mu.clone()), Err(ProblemError::Dimension(4))));
-    assert!(matches!(LocalProblem::new(2, w, q[..9].to_vec(), mu), Err(ProblemError::Shape { .. })));
+    assert!(matches!(
+        LocalProblem::new(4, w.clone(), q.clone(), mu.clone()),
+        Err(ProblemError::Dimension(4))
+    ));
+    assert!(matches!(
+        LocalProblem::new(2, w, q[..9].to_vec(), mu),
+        Err(ProblemError::Shape { .. })
+    ));
 }

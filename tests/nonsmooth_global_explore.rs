@@ -14,19 +14,47 @@ fn explore() {
             FclibProblem::Local(l) => l.clone(),
             FclibProblem::Global(g) => g.condense().unwrap().reduced,
         };
-        for s in ["hyb-ac", "hyb-nm", "hyb-jm", "nsgs-test", "nsn-ac", "nsn-jm", "nsn-nm", "nsn-ac-ls", "nsn-jm-ls", "nsn-nm-ls", "global-nsn-ac"] {
-            let params = Params { deadline: Some(Instant::now() + Duration::from_secs(20)), ..Params::default() };
+        for s in [
+            "hyb-ac",
+            "hyb-nm",
+            "hyb-jm",
+            "nsgs-test",
+            "nsn-ac",
+            "nsn-jm",
+            "nsn-nm",
+            "nsn-ac-ls",
+            "nsn-jm-ls",
+            "nsn-nm-ls",
+            "global-nsn-ac",
+        ] {
+            let params = Params {
+                deadline: Some(Instant::now() + Duration::from_secs(20)),
+                ..Params::default()
+            };
             let n = lp.size();
             let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
             let t = Instant::now();
             let res = if s.starts_with("hyb") {
-                let f = match s { "hyb-ac" => global::NsnFunction::AlartCurnier, "hyb-nm" => global::NsnFunction::NaturalMap, _ => global::NsnFunction::JeanMoreau };
-                let params = Params { hybrid_function: f, ..params };
+                let f = match s {
+                    "hyb-ac" => global::NsnFunction::AlartCurnier,
+                    "hyb-nm" => global::NsnFunction::NaturalMap,
+                    _ => global::NsnFunction::JeanMoreau,
+                };
+                let params = Params {
+                    hybrid_function: f,
+                    ..params
+                };
                 global::hybrid::solve_with(&lp, &TestLocal, &mut r, &mut u, &params)
             } else if s == "nsgs-test" {
                 nsgs::solve(&lp, &TestLocal, &mut r, &mut u, &params)
             } else if s == "global-nsn-ac" {
-                match &p { FclibProblem::Global(g) => { let mut v = vec![f64::NAN; g.n_dofs()]; global::solve_global(s, g, &mut r, &mut u, &mut v, &params) }, _ => continue }
+                match &p {
+                    FclibProblem::Global(g) => {
+                        let mut v = vec![f64::NAN; g.n_dofs()];
+                        global::solve_global(s, g, &mut r, &mut u, &mut v, &params)
+                    }
+                    _ => continue,
+                }
             } else {
                 global::solve(s, &lp, &mut r, &mut u, &params)
             };

@@ -17,7 +17,9 @@ pub const FILES: [&str; 4] = [
 ];
 
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fclib").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/fclib")
+        .join(name)
 }
 
 /// A tiny local solver for the tests (independent of the local-solver module):
@@ -45,7 +47,10 @@ fn newton<const D: usize>(
     for it in 0..params.max_iter {
         let e = nat(r);
         if e <= params.tol {
-            return Ok(LocalInfo { iterations: it, error: e });
+            return Ok(LocalInfo {
+                iterations: it,
+                error: e,
+            });
         }
         let u = w * *r + q;
         let (phi, a, b) = NsnFunction::AlartCurnier.eval(r, &u, mu, rho);
@@ -58,7 +63,10 @@ fn newton<const D: usize>(
         for _ in 0..40 {
             let rt = *r + d * s;
             let ut = w * rt + q;
-            let p = NsnFunction::AlartCurnier.eval(&rt, &ut, mu, rho).0.norm_squared();
+            let p = NsnFunction::AlartCurnier
+                .eval(&rt, &ut, mu, rho)
+                .0
+                .norm_squared();
             if p <= (1.0 - 1e-4 * s) * psi0 {
                 break;
             }
@@ -68,14 +76,23 @@ fn newton<const D: usize>(
     }
     let e = nat(r);
     if e <= params.tol {
-        Ok(LocalInfo { iterations: params.max_iter, error: e })
+        Ok(LocalInfo {
+            iterations: params.max_iter,
+            error: e,
+        })
     } else {
-        Err(LocalError::NoConvergence { error: e, iterations: params.max_iter })
+        Err(LocalError::NoConvergence {
+            error: e,
+            iterations: params.max_iter,
+        })
     }
 }
 
 /// Gaussian elimination with partial pivoting on a small fixed-size system.
-fn solve_small<const D: usize>(mut a: SMatrix<f64, D, D>, mut b: SVector<f64, D>) -> Option<SVector<f64, D>> {
+fn solve_small<const D: usize>(
+    mut a: SMatrix<f64, D, D>,
+    mut b: SVector<f64, D>,
+) -> Option<SVector<f64, D>> {
     for k in 0..D {
         let p = (k..D).max_by(|&i, &j| a[(i, k)].abs().total_cmp(&a[(j, k)].abs()))?;
         if a[(p, k)].abs() < 1e-300 {
@@ -132,14 +149,22 @@ impl LocalSolver for TestLocal {
 pub struct Lcg(pub u64);
 impl Lcg {
     pub fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     }
 }
 
 /// A random SPD `W = BᵀB + 0.5 I` (dense, as sparse) of size `n`, coupling neighbours only
 /// (`B` banded), and `q` with mixed signs.
-pub fn random_problem(dim: usize, nc: usize, mu: f64, seed: u64) -> (SparseColMat<usize, f64>, Vec<f64>, Vec<f64>) {
+pub fn random_problem(
+    dim: usize,
+    nc: usize,
+    mu: f64,
+    seed: u64,
+) -> (SparseColMat<usize, f64>, Vec<f64>, Vec<f64>) {
     let n = dim * nc;
     let mut g = Lcg(seed);
     let band = 2 * dim;
