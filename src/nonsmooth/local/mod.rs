@@ -7,6 +7,25 @@
 
 use nalgebra::{SMatrix, SVector};
 
+mod acary;
+mod common;
+mod dumont;
+mod enumerative;
+mod newton;
+mod nsfe;
+mod nsve;
+mod penalty;
+mod poly;
+mod projection;
+
+pub use acary::{AcNewton, JmNewton, NmNewton};
+pub use dumont::{Eal, Ebp};
+pub use enumerative::{enumerate_all2, enumerate_all3, Enumerative, SlipQuartic};
+pub use nsfe::Nsfe;
+pub use nsve::Nsve;
+pub use penalty::{PenaltyInput, SpringDashpot};
+pub use projection::{DeSaxceFeng, ProjectedGradient, Sal};
+
 /// Stopping criteria of a local solver.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LocalParams {
@@ -18,7 +37,10 @@ pub struct LocalParams {
 
 impl Default for LocalParams {
     fn default() -> Self {
-        LocalParams { tol: 1e-12, max_iter: 100 }
+        LocalParams {
+            tol: 1e-12,
+            max_iter: 100,
+        }
     }
 }
 
@@ -64,9 +86,25 @@ pub trait LocalSolver: Send + Sync {
     ) -> Result<LocalInfo, LocalError>;
 }
 
-/// Every local solver, in a fixed order (the local-solver owner registers them here).
+/// Every local solver, in a fixed order: "pg", "desaxce", "ac-newton",
+/// "jm-newton", "nm-newton", "nsfe", "nsve", "sal", "ebp", "eal", "enum",
+/// "enum-tan". (The spring–dashpot penalty law is not a solver of this
+/// problem; see [`SpringDashpot`].)
 pub fn solvers() -> Vec<Box<dyn LocalSolver>> {
-    Vec::new()
+    vec![
+        Box::new(ProjectedGradient),
+        Box::new(DeSaxceFeng),
+        Box::new(AcNewton),
+        Box::new(JmNewton),
+        Box::new(NmNewton),
+        Box::new(Nsfe),
+        Box::new(Nsve),
+        Box::new(Sal),
+        Box::new(Ebp),
+        Box::new(Eal),
+        Box::new(Enumerative::new(SlipQuartic::Alpha)),
+        Box::new(Enumerative::new(SlipQuartic::TanHalfAngle)),
+    ]
 }
 
 /// The local solver called `name`.
@@ -75,12 +113,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn LocalSolver>> {
 }
 
 /// Projection onto the Coulomb cone `K = {r : ‖r_T‖ ≤ μ r_N}` (D = 2 or 3).
+/// `K` includes `r_N ≥ 0` (Solfec eq. 78), which matters for `μ = 0`.
 pub fn project_cone<const D: usize>(r: &SVector<f64, D>, mu: f64) -> SVector<f64, D> {
     let rn = r[0];
     let mut rt = *r;
     rt[0] = 0.0;
     let nt = rt.norm();
-    if nt <= mu * rn {
+    if nt <= mu * rn && rn >= 0.0 {
         return *r;
     }
     if mu * nt <= -rn {
