@@ -1,64 +1,30 @@
+//! Measurement run (ignored by default): every registered solver on every sample file
+//! through `fc bench`, for docs/solvers.md. Output in $FC_BENCH_DIR (default
+//! target/fc-bench). Run with
+//! `cargo test --release --test nonsmooth_global_explore -- --ignored --nocapture`.
+
 #[path = "nonsmooth_global_common/mod.rs"]
 mod common;
-use common::*;
-use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
-use emcontact::nonsmooth::global::{self, nsgs, Params};
-use std::time::{Duration, Instant};
+
+use common::{data, FILES};
+use emcontact::nonsmooth::cli::{run, FcCommand};
+use emcontact::nonsmooth::global;
 
 #[test]
 #[ignore]
-fn explore() {
-    for f in FILES {
-        let (p, _) = read_problem(data(f)).unwrap();
-        let lp = match &p {
-            FclibProblem::Local(l) => l.clone(),
-            FclibProblem::Global(g) => g.condense().unwrap().reduced,
-        };
-        for s in [
-            "hyb-ac",
-            "hyb-nm",
-            "hyb-jm",
-            "nsgs-test",
-            "nsn-ac",
-            "nsn-jm",
-            "nsn-nm",
-            "nsn-ac-ls",
-            "nsn-jm-ls",
-            "nsn-nm-ls",
-            "global-nsn-ac",
-        ] {
-            let params = Params {
-                deadline: Some(Instant::now() + Duration::from_secs(20)),
-                ..Params::default()
-            };
-            let n = lp.size();
-            let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
-            let t = Instant::now();
-            let res = if s.starts_with("hyb") {
-                let f = match s {
-                    "hyb-ac" => global::NsnFunction::AlartCurnier,
-                    "hyb-nm" => global::NsnFunction::NaturalMap,
-                    _ => global::NsnFunction::JeanMoreau,
-                };
-                let params = Params {
-                    hybrid_function: f,
-                    ..params
-                };
-                global::hybrid::solve_with(&lp, &TestLocal, &mut r, &mut u, &params)
-            } else if s == "nsgs-test" {
-                nsgs::solve(&lp, &TestLocal, &mut r, &mut u, &params)
-            } else if s == "global-nsn-ac" {
-                match &p {
-                    FclibProblem::Global(g) => {
-                        let mut v = vec![f64::NAN; g.n_dofs()];
-                        global::solve_global(s, g, &mut r, &mut u, &mut v, &params)
-                    }
-                    _ => continue,
-                }
-            } else {
-                global::solve(s, &lp, &mut r, &mut u, &params)
-            };
-            println!("{f:45} {s:14} {:?} {:.4}s", res, t.elapsed().as_secs_f64());
-        }
-    }
+fn measure_all_solvers() {
+    let dir = std::env::var("FC_BENCH_DIR").unwrap_or_else(|_| "target/fc-bench".into());
+    let timeout = std::env::var("FC_BENCH_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let solvers: Vec<String> = match std::env::var("FC_BENCH_SOLVERS") {
+        Ok(s) => s.split(',').map(String::from).collect(),
+        Err(_) => global::solvers().into_iter().map(|s| s.name).collect(),
+    };
+    let code = run(FcCommand::Bench {
+        files: FILES.iter().map(|f| data(f)).collect(),
+        solvers,
+        tol: 1e-8,
+        timeout,
+        output: dir.into(),
+    });
+    assert_eq!(code, 0);
 }
