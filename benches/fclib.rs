@@ -12,12 +12,20 @@ use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
 use emcontact::nonsmooth::global::{self, Params};
 
 fn capsules(c: &mut Criterion) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fclib/Capsules-i125-1213.hdf5");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fclib/Capsules-i125-1213.hdf5"
+    );
     let (p, _) = read_problem(path).expect("sample file");
-    let FclibProblem::Local(p) = p else { panic!("Capsules is a local problem") };
+    let FclibProblem::Local(p) = p else {
+        panic!("Capsules is a local problem")
+    };
     let n = p.size();
     let mut group = c.benchmark_group("capsules-1e-8");
-    group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
     for name in ["nsgs-ac-newton", "nsgs-pg", "nsn-nm-ls", "hybrid"] {
         if !global::is_solver(name) {
             continue;
@@ -25,7 +33,10 @@ fn capsules(c: &mut Criterion) {
         // Report the outcome once, outside the timing.
         let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
         match global::solve(name, &p, &mut r, &mut u, &Params::default()) {
-            Ok(i) => eprintln!("{name}: converged, error {:.2e}, {} iterations", i.error, i.iterations),
+            Ok(i) => eprintln!(
+                "{name}: converged, error {:.2e}, {} iterations",
+                i.error, i.iterations
+            ),
             Err(e) => eprintln!("{name}: {e}"),
         }
         group.bench_function(name, |b| {

@@ -13,7 +13,12 @@ use emcontact::nonsmooth::error::fclib_error;
 use emcontact::nonsmooth::fclib::{read_problem, read_solution, FclibProblem};
 use emcontact::nonsmooth::problem::csc_mul_add;
 
-fn solve(problem: PathBuf, solver: Option<&str>, max_iter: Option<usize>, output: Option<&Path>) -> i32 {
+fn solve(
+    problem: PathBuf,
+    solver: Option<&str>,
+    max_iter: Option<usize>,
+    output: Option<&Path>,
+) -> i32 {
     run(FcCommand::Solve {
         problem,
         solver: solver.map(String::from),
@@ -27,10 +32,19 @@ fn solve(problem: PathBuf, solver: Option<&str>, max_iter: Option<usize>, output
 fn fc_check(problem: &Path, solution: &Path) -> Option<bool> {
     let script = Path::new("/work/shared/tools/fc_check.py");
     if !script.exists() {
-        eprintln!("note: {} not found; independent check skipped", script.display());
+        eprintln!(
+            "note: {} not found; independent check skipped",
+            script.display()
+        );
         return None;
     }
-    let o = Command::new("python3").arg(script).arg(problem).arg(solution).arg("1e-8").output().ok()?;
+    let o = Command::new("python3")
+        .arg(script)
+        .arg(problem)
+        .arg(solution)
+        .arg("1e-8")
+        .output()
+        .ok()?;
     eprintln!("fc_check: {}", String::from_utf8_lossy(&o.stdout).trim());
     Some(o.status.success())
 }
@@ -43,7 +57,11 @@ fn written_error(out: &Path) -> f64 {
     let lp = match p {
         FclibProblem::Local(l) => l,
         FclibProblem::Global(g) => {
-            assert_eq!(sol.v.as_ref().map(Vec::len), Some(g.n_dofs()), "/solution/v for global problems");
+            assert_eq!(
+                sol.v.as_ref().map(Vec::len),
+                Some(g.n_dofs()),
+                "/solution/v for global problems"
+            );
             g.condense().unwrap().reduced
         }
     };
@@ -63,7 +81,10 @@ fn solvers_lists_every_registered_name() {
 #[test]
 fn solve_writes_a_checkable_solution() {
     let dir = tempfile::tempdir().unwrap();
-    for (f, solver) in [("Capsules-i125-1213.hdf5", None), ("Box_Stacks-i0122-82-5.hdf5", Some("nsn-ac-ls"))] {
+    for (f, solver) in [
+        ("Capsules-i125-1213.hdf5", None),
+        ("Box_Stacks-i0122-82-5.hdf5", Some("nsn-ac-ls")),
+    ] {
         let out = dir.path().join(format!("sol-{f}"));
         assert_eq!(solve(data(f), solver, None, Some(&out)), 0, "{f}");
         let e = written_error(&out);
@@ -72,7 +93,10 @@ fn solve_writes_a_checkable_solution() {
             assert!(ok, "{f}: fc_check.py rejects the solution");
         }
         // The output is a complete FCLIB file (problem included).
-        assert!(fc_check(&out, &out).unwrap_or(true), "{f}: output not self-contained");
+        assert!(
+            fc_check(&out, &out).unwrap_or(true),
+            "{f}: output not self-contained"
+        );
     }
 }
 
@@ -81,7 +105,15 @@ fn solve_writes_a_checkable_solution() {
 fn no_convergence_exits_1_and_writes_the_last_iterate() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("last.hdf5");
-    assert_eq!(solve(data("Capsules-i125-1213.hdf5"), Some("nsgs-pg"), Some(2), Some(&out)), 1);
+    assert_eq!(
+        solve(
+            data("Capsules-i125-1213.hdf5"),
+            Some("nsgs-pg"),
+            Some(2),
+            Some(&out)
+        ),
+        1
+    );
     let e = written_error(&out);
     assert!(e > 1e-8 && e.is_finite(), "{e:e}");
     if let Some(ok) = fc_check(&data("Capsules-i125-1213.hdf5"), &out) {
@@ -94,15 +126,34 @@ fn no_convergence_exits_1_and_writes_the_last_iterate() {
 fn bad_input_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(solve(dir.path().join("missing.hdf5"), None, None, None), 2);
-    assert_eq!(solve(data("Capsules-i125-1213.hdf5"), Some("no-such-solver"), None, None), 2);
+    assert_eq!(
+        solve(
+            data("Capsules-i125-1213.hdf5"),
+            Some("no-such-solver"),
+            None,
+            None
+        ),
+        2
+    );
     let text = dir.path().join("not-fclib.hdf5");
     std::fs::write(&text, b"plain text").unwrap();
     assert_eq!(solve(text, None, None, None), 2);
     let other = dir.path().join("other.hdf5");
-    hdf5::File::create(&other).unwrap().create_group("x").unwrap();
+    hdf5::File::create(&other)
+        .unwrap()
+        .create_group("x")
+        .unwrap();
     assert_eq!(solve(other.clone(), None, None, None), 2);
     // A global-only solver on a local problem is bad input too.
-    assert_eq!(solve(data("Capsules-i125-1213.hdf5"), Some("global-nsn-ac"), None, None), 2);
+    assert_eq!(
+        solve(
+            data("Capsules-i125-1213.hdf5"),
+            Some("global-nsn-ac"),
+            None,
+            None
+        ),
+        2
+    );
     let bench = |files: Vec<PathBuf>, solvers: &[&str]| {
         run(FcCommand::Bench {
             files,
@@ -112,7 +163,10 @@ fn bad_input_exits_2() {
             output: dir.path().join("b"),
         })
     };
-    assert_eq!(bench(vec![data("Capsules-i125-1213.hdf5")], &["nsn-ac", "bogus"]), 2);
+    assert_eq!(
+        bench(vec![data("Capsules-i125-1213.hdf5")], &["nsn-ac", "bogus"]),
+        2
+    );
     assert_eq!(bench(vec![other], &["nsn-ac"]), 2);
 }
 
@@ -120,10 +174,17 @@ fn bad_input_exits_2() {
 #[test]
 fn bench_writes_csv_and_profile() {
     let dir = tempfile::tempdir().unwrap();
-    let files = vec![data("Box_Stacks-i0122-82-5.hdf5"), data("Capsules-i125-1213.hdf5")];
+    let files = vec![
+        data("Box_Stacks-i0122-82-5.hdf5"),
+        data("Capsules-i125-1213.hdf5"),
+    ];
     let code = run(FcCommand::Bench {
         files,
-        solvers: vec!["nsn-ac-ls".into(), "nsn-nm-ls".into(), "global-nsn-ac".into()],
+        solvers: vec![
+            "nsn-ac-ls".into(),
+            "nsn-nm-ls".into(),
+            "global-nsn-ac".into(),
+        ],
         tol: 1e-8,
         timeout: 5.0,
         output: dir.path().to_path_buf(),
@@ -131,7 +192,10 @@ fn bench_writes_csv_and_profile() {
     assert_eq!(code, 0);
     let csv = std::fs::read_to_string(dir.path().join("bench.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "problem,solver,converged,error,iterations,seconds");
+    assert_eq!(
+        lines[0],
+        "problem,solver,converged,error,iterations,seconds"
+    );
     assert_eq!(lines.len(), 1 + 2 * 3);
     for l in &lines[1..] {
         let cols: Vec<&str> = l.split(',').collect();

@@ -14,7 +14,10 @@ use emcontact::nonsmooth::global;
 #[ignore]
 fn measure_all_solvers() {
     let dir = std::env::var("FC_BENCH_DIR").unwrap_or_else(|_| "target/fc-bench".into());
-    let timeout = std::env::var("FC_BENCH_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let timeout = std::env::var("FC_BENCH_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
     let solvers: Vec<String> = match std::env::var("FC_BENCH_SOLVERS") {
         Ok(s) => s.split(',').map(String::from).collect(),
         Err(_) => global::solvers().into_iter().map(|s| s.name).collect(),

@@ -234,14 +234,20 @@ fn run<const D: usize>(
                 }
             }
             eta_prev = eta;
-            let lin_err = |e: String| SolveError::LinearSolver { reason: e, error, iterations: it };
+            let lin_err = |e: String| SolveError::LinearSolver {
+                reason: e,
+                error,
+                iterations: it,
+            };
             let jac = SparseColMat::new_from_argsort(symbolic.clone(), &argsort, &vals)
                 .map_err(|e| lin_err(format!("{e:?}")))?;
             if symbolic_lu.is_none() {
-                symbolic_lu =
-                    Some(SymbolicLu::try_new(jac.symbolic()).map_err(|e| lin_err(format!("{e:?}")))?);
+                symbolic_lu = Some(
+                    SymbolicLu::try_new(jac.symbolic()).map_err(|e| lin_err(format!("{e:?}")))?,
+                );
             }
-            let Ok(lu) = Lu::try_new_with_symbolic(symbolic_lu.clone().expect("set"), jac.as_ref()) else {
+            let Ok(lu) = Lu::try_new_with_symbolic(symbolic_lu.clone().expect("set"), jac.as_ref())
+            else {
                 continue;
             };
             for (s, gi) in step.iter_mut().zip(&g) {

@@ -65,15 +65,7 @@ pub fn solve_with(
         r_save.copy_from_slice(r);
         u_save.copy_from_slice(u);
         let steps = params.hybrid_newton.min(max_iter - total);
-        match nsn::newton(
-            problem,
-            params.hybrid_function,
-            true,
-            r,
-            u,
-            params,
-            steps,
-        ) {
+        match nsn::newton(problem, params.hybrid_function, true, r, u, params, steps) {
             Ok(res) => {
                 total += res.iterations;
                 if res.converged || res.timed_out || total >= max_iter {

@@ -217,10 +217,13 @@ impl<'a, const D: usize> Newton<'a, D> {
     /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
     /// Levenberg–Marquardt-like regularization of the Newton step.
     fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
-        self.pattern.fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
+        self.pattern
+            .fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
         if self.symbolic_lu.is_none() {
-            self.symbolic_lu =
-                Some(SymbolicLu::try_new(self.pattern.symbolic.as_ref()).map_err(|e| format!("{e:?}"))?);
+            self.symbolic_lu = Some(
+                SymbolicLu::try_new(self.pattern.symbolic.as_ref())
+                    .map_err(|e| format!("{e:?}"))?,
+            );
         }
         let mut last = String::new();
         let mut eta_prev = 0.0;
