@@ -1,8 +1,8 @@
 //! Hybrid solver: NSGS warm start, then semismooth Newton (Acary, Brémond & Dubois
 //! 2017, "NSN-AC-NLS-HYBRID": NSN-AC preconditioned by 100 NSGS-AC sweeps).
 //!
-//! Rounds of `hybrid_sweeps` NSGS sweeps (local solver `hybrid_local`) followed by at
-//! most `hybrid_newton` semismooth Newton steps with line search (function
+//! Rounds of `hybrid_sweeps` (default 50) NSGS sweeps (local solver `hybrid_local`) followed by at
+//! most `hybrid_newton` (default 1000) semismooth Newton steps with line search (function
 //! `hybrid_function`, natural map by default), until the FCLIB error is below
 //! `tol`. A failed Newton attempt (no convergence or singular Jacobian) restarts from
 //! the NSGS iterate it started from, so Newton can never make the hybrid worse than
