@@ -499,3 +499,75 @@ fn newton_converges_fast_from_a_close_start() {
         assert!(info.iterations <= 8, "{f:?}: {} steps", info.iterations);
     }
 }
+
+/// A small 2D global problem (flexible-like: more dofs than contact unknowns): the
+/// direct `(v, r)` Newton and the condensed Newton/NSGS find the same solution.
+#[test]
+fn global_problem_2d_direct_and_condensed_agree() {
+    use emcontact::nonsmooth::problem::GlobalProblem;
+    use faer::sparse::{SparseColMat, Triplet};
+    let (nd, nc) = (20, 4);
+    let mut g = common::Lcg(17);
+    let mut mt = Vec::new();
+    for i in 0..nd {
+        mt.push(Triplet::new(i, i, 2.0 + g.next()));
+        if i + 1 < nd {
+            let o = 0.3 * g.next();
+            mt.push(Triplet::new(i, i + 1, o));
+            mt.push(Triplet::new(i + 1, i, o));
+        }
+    }
+    let m = SparseColMat::try_new_from_triplets(nd, nd, &mt).unwrap();
+    let mut ht = Vec::new();
+    for j in 0..2 * nc {
+        for i in 0..nd {
+            if (i + j) % 3 == 0 {
+                ht.push(Triplet::new(i, j, g.next()));
+            }
+        }
+    }
+    let h = SparseColMat::try_new_from_triplets(nd, 2 * nc, &ht).unwrap();
+    let f: Vec<f64> = (0..nd).map(|_| g.next()).collect();
+    let w: Vec<f64> = (0..2 * nc).map(|_| 0.5 * g.next()).collect();
+    let p = GlobalProblem::new(2, m, h, f, w, vec![0.4; nc]).unwrap();
+    let mut sols = Vec::new();
+    for name in ["global-nsn-ac", "nsn-nm-ls", "nsn-ac-ls"] {
+        let (mut r, mut u, mut v) = (vec![0.0; 2 * nc], vec![0.0; 2 * nc], vec![f64::NAN; nd]);
+        let info = global::solve_global(
+            name,
+            &p,
+            &mut r,
+            &mut u,
+            &mut v,
+            &Params {
+                tol: 1e-12,
+                ..Params::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(info.error <= 1e-12);
+        assert!(law_violation(2, &p.mu, &r, &u) <= 1e-10, "{name}");
+        sols.push(r);
+    }
+    let c = p.condense().unwrap();
+    let (r, u, res) = run(
+        "nsgs-test",
+        &c.reduced,
+        &Params {
+            tol: 1e-12,
+            ..Params::default()
+        },
+    );
+    check_contract("nsgs-test", &c.reduced, &r, &u, &res, 1e-12);
+    sols.push(r);
+    let active = (0..nc).filter(|k| sols[0][2 * k] > 1e-9).count();
+    assert!(active > 0, "no active contact: the test would be trivial");
+    for s in &sols[1..] {
+        let d = s
+            .iter()
+            .zip(&sols[0])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(d <= 1e-8, "solutions differ by {d:e}");
+    }
+}
