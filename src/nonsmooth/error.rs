@@ -79,10 +79,10 @@ pub fn dumont_error(problem: &LocalProblem, r: &[f64], u: &[f64]) -> f64 {
     for c in 0..problem.n_contacts {
         let k = d * c..d * c + d;
         let (rc, uc, umc) = (&r[k.clone()], &u[k.clone()], &um[k]);
-        let motion = rc
+        let motion = uc
             .iter()
-            .zip(uc.iter().zip(umc))
-            .map(|(_, (a, b))| (a - b) * (a - b))
+            .zip(umc)
+            .map(|(a, b)| (a - b) * (a - b))
             .sum::<f64>()
             .sqrt();
         let proj = match d {

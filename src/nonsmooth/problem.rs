@@ -57,7 +57,8 @@ pub struct LocalProblem {
     pub q: Vec<f64>,
     /// Friction coefficient per contact.
     pub mu: Vec<f64>,
-    /// Optional FCLIB extras (`u = W r + V s + q`... kept for I/O only; unused by the solvers).
+    /// Optional FCLIB extras (`V`, `R`, `s` of `fclib_local`, for problems with extra
+    /// unknowns `s`); read and written, not used by the solvers.
     pub v: Option<SparseColMat<usize, f64>>,
     pub r_mat: Option<SparseColMat<usize, f64>>,
     pub s: Option<Vec<f64>>,
