@@ -205,3 +205,117 @@ fn failure_reports_last_iterate() {
         other => panic!("expected NoConvergence, got {other:?}"),
     }
 }
+
+#[test]
+fn several_solutions_2d_hand_computed() {
+    // W = [[1.5, 1.5], [1.5, 1.7]], q = (0.2, 0.6), μ = 1.9 has three solutions:
+    // take-off r = 0 (q_N > 0); stick r = −W⁻¹q = (28/15, −2) (|r_T| = 2 < μ r_N);
+    // slip r_T = −μ r_N with u_N = (1.5 − 1.5μ) r_N + 0.2 = 0 → r_N = 4/27,
+    // r_T = −1.9·4/27, u_T = 1.5 r_N + 1.7 r_T + 0.6 > 0.
+    let w = Matrix2::new(1.5, 1.5, 1.5, 1.7);
+    let q = Vector2::new(0.2, 0.6);
+    let mu = 1.9;
+    let expect = [
+        Vector2::zeros(),
+        Vector2::new(28.0 / 15.0, -2.0),
+        Vector2::new(4.0 / 27.0, -1.9 * 4.0 / 27.0),
+    ];
+    let all = enumerate_all2(&w, &q, mu);
+    assert_eq!(all.len(), 3, "{all:?}");
+    for e in &expect {
+        assert!(
+            all.iter().any(|a| (a - e).norm() < 1e-12),
+            "{e:?} missing from {all:?}"
+        );
+    }
+    for s in solvers() {
+        let mut r = Vector2::zeros();
+        if s.solve2(&w, &q, mu, &mut r, &params()).is_ok() {
+            assert!(
+                expect.iter().any(|e| (r - e).norm() < 1e-9),
+                "{}: {r:?} is not a solution",
+                s.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn several_solutions_3d() {
+    // Found by search: three solutions (take-off, stick inside K, slip on ∂K).
+    let w = Matrix3::new(1.18, 0.63, -0.49, 0.63, 1.07, -1.0, -0.49, -1.0, 2.1);
+    let q = Vector3::new(0.02, 0.38, -0.48);
+    let mu = 2.0;
+    let all = enumerate_all3(&w, &q, mu);
+    assert_eq!(all.len(), 3, "{all:?}");
+    for a in &all {
+        assert!(natural_map(&w, &q, mu, a).norm() < 1e-13, "{a:?}");
+        let nt = a[1].hypot(a[2]);
+        assert!(nt <= mu * a[0] + 1e-13);
+    }
+    // Each quartic variant returns one of them.
+    for quartic in [SlipQuartic::Alpha, SlipQuartic::TanHalfAngle] {
+        let mut r = Vector3::zeros();
+        Enumerative::new(quartic)
+            .solve3(&w, &q, mu, &mut r, &params())
+            .unwrap();
+        assert!(all.iter().any(|a| (a - r).norm() < 1e-10));
+    }
+    for s in solvers() {
+        let mut r = Vector3::zeros();
+        if s.solve3(&w, &q, mu, &mut r, &params()).is_ok() {
+            assert!(
+                all.iter().any(|a| (a - r).norm() < 1e-8 * (1.0 + a.norm())),
+                "{}: {r:?}",
+                s.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn unreachable_tolerance_stops_at_the_roundoff_floor() {
+    // tol below round-off: the Newton-type solvers reach the floor
+    // (‖F_nat‖ ~ 1e-16 here) and stop early instead of running all 100
+    // iterations with escalating fallbacks.
+    let w = w3();
+    let q = Vector3::new(-1.0, 2.0, -0.5);
+    let p = LocalParams {
+        tol: 1e-300,
+        max_iter: 100,
+    };
+    for name in [
+        "ac-newton",
+        "jm-newton",
+        "nm-newton",
+        "nsfe",
+        "nsve",
+        "ebp",
+        "eal",
+    ] {
+        let mut r = Vector3::zeros();
+        match by_name(name).unwrap().solve3(&w, &q, 0.4, &mut r, &p) {
+            Ok(info) => assert_eq!(info.error, 0.0, "{name}"),
+            Err(emcontact::nonsmooth::local::LocalError::NoConvergence { error, iterations }) => {
+                assert!(error < 1e-14, "{name}: error {error:e}");
+                assert!(iterations < 30, "{name}: {iterations} iterations");
+            }
+            Err(e) => panic!("{name}: {e:?}"),
+        }
+    }
+}
+
+#[test]
+fn non_finite_input_is_an_error_not_a_hang() {
+    let mut w = w3();
+    w[(1, 2)] = f64::NAN;
+    let q = Vector3::new(-1.0, 0.5, 0.0);
+    for s in solvers() {
+        let mut r = Vector3::zeros();
+        assert!(
+            s.solve3(&w, &q, 0.5, &mut r, &params()).is_err(),
+            "{}",
+            s.name()
+        );
+    }
+}

@@ -127,12 +127,21 @@ pub(crate) fn solve3(a: &M3, b: &V3) -> Option<V3> {
     }
 }
 
-/// Largest eigenvalue of the symmetric matrix `w` (closed form for 3×3
-/// symmetric matrices via `nalgebra`'s fixed-size symmetric eigen-solver).
-pub(crate) fn lambda_max3(w: &M3) -> f64 {
+/// Smallest and largest eigenvalues of the symmetric part of `w`
+/// (`nalgebra`'s fixed-size symmetric eigen-solver); NaN for non-finite input
+/// (the iterative eigen-solver is not called on it).
+pub(crate) fn eig_range3(w: &M3) -> (f64, f64) {
+    if !w.iter().all(|x| x.is_finite()) {
+        return (f64::NAN, f64::NAN);
+    }
     let ws = (w + w.transpose()) * 0.5;
     let ev = ws.symmetric_eigenvalues();
-    ev.max()
+    (ev.min(), ev.max())
+}
+
+/// Largest eigenvalue of the symmetric part of `w` (NaN for non-finite input).
+pub(crate) fn lambda_max3(w: &M3) -> f64 {
+    eig_range3(w).1
 }
 
 /// One De Saxcé–Feng projection step `r ← P_K(r − ρ(u + μ‖u_T‖e_N))`

@@ -24,7 +24,7 @@ use super::common::{
     error3, finish, lambda_max3, project_cone_jac, project_disc_jac, solve2_by_embedding, solve3,
     tangential_norm, uhat3, M2, M3, V2, V3,
 };
-use super::newton::fallback;
+use super::newton::{at_roundoff_floor, fallback};
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};
 
 #[derive(Clone, Copy)]
@@ -91,6 +91,7 @@ fn solve_dumont(
     let rho = 1.0 / lmax;
     let mut rho_fb = rho;
     let mut n_fb = 10;
+    let mut stalled_at_floor = 0;
     let mut v = w * *r + q;
     let mut err = error3(w, q, mu, r);
     for it in 0..params.max_iter {
@@ -99,6 +100,15 @@ fn solve_dumont(
                 iterations: it,
                 error: err,
             });
+        }
+        // At the round-off floor of ‖F_nat‖ no further progress is possible:
+        // stop after a few such iterations (an unreachable tol must not cost
+        // thousands of fallback steps).
+        if at_roundoff_floor(err, q, r, lmax) {
+            stalled_at_floor += 1;
+            if stalled_at_floor >= 5 {
+                return finish(err, it, params.tol);
+            }
         }
         let f1 = v - q - w * *r;
         let (z, a, b) = z_ab(variant, r, &v, mu, rho);

@@ -29,17 +29,17 @@
 //!
 //! Real roots come from [`super::poly::real_roots`] (critical-point
 //! separation + safeguarded Newton–bisection), are polished by Newton on the
-//! un-squared scalar equation, and every candidate is polished by at most
-//! eight damped semismooth Newton iterations on the natural map (round-off
-//! clean-up: the quartic's coefficients lose digits when `W` is badly
-//! conditioned) and checked against the complete law through `‖F_nat‖`. The
-//! solver returns the best candidate.
+//! un-squared scalar equation, and every candidate that is already an
+//! approximate solution is polished by at most eight damped semismooth Newton
+//! iterations on the natural map (round-off clean-up: the quartic's
+//! coefficients lose digits when `W` is badly conditioned) and checked against
+//! the complete law through `‖F_nat‖`. The solver returns the best candidate.
 
 use nalgebra::SVector;
 
 use super::acary::NaturalMap;
 use super::common::{lambda_max3, solve3, M2, M3, V2, V3};
-use super::newton::semismooth_newton;
+use super::newton::semismooth_newton_with;
 use super::poly::{cauchy_bound, real_roots};
 use super::{natural_map, LocalError, LocalInfo, LocalParams, LocalSolver};
 
@@ -262,22 +262,30 @@ impl Slip {
     }
 }
 
-/// Polishes `r` by at most [`POLISH_ITER`] iterations of the damped
-/// semismooth Newton method on the natural map (`newton.rs`); returns `‖F_nat‖`.
-fn polish3(w: &M3, q: &V3, mu: f64, r: &mut V3, nm: &NaturalMap) -> f64 {
-    let tol = 4.0 * f64::EPSILON * (q.norm() + (1.0 + lambda_max3(w)) * r.norm());
+/// Polishes a candidate `r` by at most [`POLISH_ITER`] iterations of the
+/// damped semismooth Newton method on the natural map (`newton.rs`), but only
+/// when it is already an approximate solution (`‖F_nat‖ ≤ 1e-4·scale`, scale
+/// `‖q‖ + (1 + λ_max)‖r‖`): polishing removes round-off from the closed-form
+/// candidates, it must not turn a wrong case into a solution. Returns `‖F_nat‖`.
+fn polish3(w: &M3, q: &V3, mu: f64, r: &mut V3, nm: &NaturalMap, lmax: f64) -> f64 {
+    let scale = q.norm() + (1.0 + lmax) * r.norm();
+    let err = natural_map(w, q, mu, r).norm();
+    let tol = 4.0 * f64::EPSILON * scale;
+    if err <= tol || err > 1e-4 * scale {
+        return err;
+    }
     let p = LocalParams {
         tol,
         max_iter: POLISH_ITER,
     };
-    let _ = semismooth_newton(nm, w, q, mu, r, &p);
+    let _ = semismooth_newton_with(nm, w, q, mu, r, &p, lmax);
     natural_map(w, q, mu, r).norm()
 }
 
 const POLISH_ITER: usize = 8;
 
 /// All candidates (take-off, stick, slip), polished; returns their number.
-fn candidates3(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic, out: &mut Candidates) {
+fn candidates3(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic, lmax: f64, out: &mut Candidates) {
     if q[0] >= 0.0 {
         out.push(V3::zeros());
     }
@@ -292,9 +300,7 @@ fn candidates3(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic, out: &mut Candidat
     } else if mu > 0.0 {
         if let Some(slip) = Slip::new(w, q) {
             match quartic {
-                SlipQuartic::Alpha => {
-                    slip.alpha_candidates(mu, lambda_max3(w).max(f64::MIN_POSITIVE), out)
-                }
+                SlipQuartic::Alpha => slip.alpha_candidates(mu, lmax.max(f64::MIN_POSITIVE), out),
                 SlipQuartic::TanHalfAngle => slip.tan_candidates(mu, out),
             }
         }
@@ -307,23 +313,34 @@ fn residual_scale<const D: usize>(wn: f64, q: &SVector<f64, D>, r: &SVector<f64,
 }
 
 /// Relative acceptance threshold for [`enumerate_all3`]/[`enumerate_all2`].
-const ACCEPT_REL: f64 = 1e-8;
+const ACCEPT_REL: f64 = 1e-11;
 
 /// Every solution of the one-contact problem `u = Wr + q`, `K* ∋ û ⊥ r ∈ K`
 /// (3D, `W` SPD), by exhaustive enumeration (Bonnefon & Daviet 2011) with the
 /// α-quartic and, as a cross-check, the tan(θ/2)-quartic. A candidate is kept
-/// when `‖F_nat(r)‖ ≤ 1e-8 (‖q‖ + (1 + ‖W‖)‖r‖)`; near-duplicates
-/// (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged, keeping the more accurate.
-/// Allocates the result.
+/// when `‖F_nat(r)‖ ≤ 1e-11 (‖q‖ + (1 + λ_max)‖r‖)` (polished candidates sit
+/// near 1e-16 of that scale; 1e-8 admitted unpolished near-copies);
+/// near-duplicates (`‖r₁ − r₂‖ ≤ 1e-6 (‖r₁‖ + ‖r₂‖)`) are merged, keeping the
+/// more accurate. Allocates the result.
 pub fn enumerate_all3(w: &M3, q: &V3, mu: f64) -> Vec<V3> {
-    let nm = NaturalMap::new(w);
+    enumerate3(w, q, mu, &[SlipQuartic::Alpha, SlipQuartic::TanHalfAngle])
+}
+
+/// As [`enumerate_all3`] with the slip case from one quartic only (to
+/// cross-validate the two formulations).
+pub fn enumerate_all3_with(w: &M3, q: &V3, mu: f64, quartic: SlipQuartic) -> Vec<V3> {
+    enumerate3(w, q, mu, &[quartic])
+}
+
+fn enumerate3(w: &M3, q: &V3, mu: f64, quartics: &[SlipQuartic]) -> Vec<V3> {
     let wn = lambda_max3(w);
+    let nm = NaturalMap { rho: 1.0 / wn };
     let mut out: Vec<(V3, f64)> = Vec::new();
-    for quartic in [SlipQuartic::Alpha, SlipQuartic::TanHalfAngle] {
+    for &quartic in quartics {
         let mut c = Candidates::new();
-        candidates3(w, q, mu, quartic, &mut c);
+        candidates3(w, q, mu, quartic, wn, &mut c);
         for r in c.r.iter_mut().take(c.n) {
-            let err = polish3(w, q, mu, r, &nm);
+            let err = polish3(w, q, mu, r, &nm, wn);
             if err > ACCEPT_REL * residual_scale(wn, q, r) {
                 continue;
             }
@@ -399,8 +416,9 @@ pub fn enumerate_all2(w: &M2, q: &V2, mu: f64) -> Vec<V2> {
 /// "enum" / "enum-tan": the exact enumerative solver of Bonnefon & Daviet
 /// (2011): take-off, stick, and slip from a quartic in `α` ("enum") or in
 /// `tan(θ/2)` ("enum-tan"); returns the candidate with the smallest `‖F_nat‖`.
-/// The initial guess is ignored. 2D: direct enumeration (take-off, stick, slip
-/// in `±t`), identical for both variants.
+/// The initial guess is ignored; `LocalInfo::iterations` is the number of
+/// candidates examined. 2D: direct enumeration (take-off, stick, slip in `±t`),
+/// identical for both variants.
 #[derive(Debug, Clone, Copy)]
 pub struct Enumerative {
     pub quartic: SlipQuartic,
@@ -435,12 +453,13 @@ impl LocalSolver for Enumerative {
         r: &mut V3,
         p: &LocalParams,
     ) -> Result<LocalInfo, LocalError> {
-        let nm = NaturalMap::new(w);
+        let lmax = lambda_max3(w);
+        let nm = NaturalMap { rho: 1.0 / lmax };
         let mut c = Candidates::new();
-        candidates3(w, q, mu, self.quartic, &mut c);
+        candidates3(w, q, mu, self.quartic, lmax, &mut c);
         let mut best = f64::INFINITY;
         for cand in c.r.iter_mut().take(c.n) {
-            let err = polish3(w, q, mu, cand, &nm);
+            let err = polish3(w, q, mu, cand, &nm, lmax);
             if err < best {
                 best = err;
                 *r = *cand;

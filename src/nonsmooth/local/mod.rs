@@ -4,6 +4,32 @@
 //! with friction coefficient `μ`; a solution satisfies the Signorini–Coulomb law
 //! in De Saxcé's form `K* ∋ u + μ‖u_T‖e_N ⊥ r ∈ K`,
 //! `K = {r : ‖r_T‖ ≤ μ r_N}`.
+//!
+//! Every solver reports the same error measure, `‖F_nat(r)‖` ([`natural_map`],
+//! Acary et al. 2017 eq. 13 with ρ = 1), and succeeds when it is `≤ tol`.
+//!
+//! | name | method | source | file |
+//! |------|--------|--------|------|
+//! | `pg` | projected gradient, self-adaptive ρ | Solfec eqs. 76–77 | `projection.rs` |
+//! | `desaxce` | De Saxcé–Feng projection (SBP), self-adaptive ρ | Solfec eq. 80, Dumont eqs. 21–22 | `projection.rs` |
+//! | `ac-newton` | semismooth Newton, Alart–Curnier | Acary et al. eq. 11 | `acary.rs` |
+//! | `jm-newton` | semismooth Newton, Jean–Moreau | Acary et al. eq. 12 | `acary.rs` |
+//! | `nm-newton` | semismooth Newton, natural map | Acary et al. eq. 13 | `acary.rs` |
+//! | `nsfe` | semismooth Newton, non-smooth force equation | Solfec eqs. 81–83 (Hüeber et al.) | `nsfe.rs` |
+//! | `nsve` | semismooth Newton, non-smooth velocity equation | Solfec eqs. 84–87 | `nsve.rs` |
+//! | `sal` | Dumont's standard augmented Lagrangian, fixed ρ | Dumont eq. 35 | `projection.rs` |
+//! | `ebp` | Dumont's enhanced bi-potential Newton, 6×6→3×3 | Dumont eqs. 26–32 | `dumont.rs` |
+//! | `eal` | Dumont's enhanced augmented Lagrangian Newton | Dumont eqs. 29–32, 36 | `dumont.rs` |
+//! | `enum`, `enum-tan` | exact enumeration, α- or tan(θ/2)-quartic | Bonnefon & Daviet 2011 | `enumerative.rs` |
+//!
+//! The Newton-type solvers share the damped driver of `newton.rs` (Armijo line
+//! search on `½‖Φ‖²`, projected-gradient fallback). 2D problems are solved by
+//! an exact embedding into 3D (`common::embed2` explains why it is exact),
+//! except `enum`, which enumerates the 2D cases directly.
+//! [`enumerate_all3`] / [`enumerate_all2`] list every solution.
+//! [`SpringDashpot`] is Solfec's penalty law (`penalty.rs`): a regularization,
+//! not a solver of this problem, so it is not in [`solvers`].
+//! Nothing allocates inside the iterations (fixed-size `nalgebra` types).
 
 use nalgebra::{SMatrix, SVector};
 
@@ -20,7 +46,9 @@ mod projection;
 
 pub use acary::{AcNewton, JmNewton, NmNewton};
 pub use dumont::{Eal, Ebp};
-pub use enumerative::{enumerate_all2, enumerate_all3, Enumerative, SlipQuartic};
+pub use enumerative::{
+    enumerate_all2, enumerate_all3, enumerate_all3_with, Enumerative, SlipQuartic,
+};
 pub use nsfe::Nsfe;
 pub use nsve::Nsve;
 pub use penalty::{PenaltyInput, SpringDashpot};

@@ -5,18 +5,23 @@
 //! an element `J` of its generalized Jacobian, each iteration solves
 //! `J d = −Φ(r)` and backtracks on the merit `ψ = ½‖Φ‖²` until the Armijo
 //! condition `ψ(r + t d) ≤ (1 − 2σt) ψ(r)` holds (`σ = 1e-4`; `−2ψ` is the
-//! directional derivative of `ψ` along a Newton direction). When `J` is
-//! numerically singular, when the line search fails or only accepts a step
-//! `t < 1/1024` (crawling along a valley of `ψ`), or when `Φ` vanishes at a
-//! point that is not a solution (a spurious zero of the reformulation),
-//! projected-gradient steps (Solfec eqs. 76–77) are taken instead — 10 the
-//! first time, doubling at each further fallback up to 1280, so that a Newton
-//! iteration trapped near a non-solution minimizer of `ψ` is eventually
-//! carried out of its basin — with
-//! the self-adaptive step of `projection.rs` carried over between fallbacks
-//! (the Alart–Curnier-type projection proved a more reliable escape than the
-//! De Saxcé projection for large `μ`); Newton resumes from there. Convergence is always tested on the natural map
+//! directional derivative of `ψ` along a Newton direction).
+//!
+//! Fallback. When `J` is numerically singular, when the line search fails or
+//! only accepts a step `t < 1/1024` (crawling along a valley of `ψ`), or when
+//! `Φ` vanishes at a point that is not a solution (a spurious zero of the
+//! reformulation), projected-gradient steps (Solfec eqs. 76–77) with the
+//! self-adaptive step of `projection.rs` are taken instead: 10 the first time,
+//! doubling at each further fallback up to 1280, so that an iteration trapped
+//! near a non-solution minimizer of `ψ` is eventually carried out of its
+//! basin; Newton resumes from there. (The Alart–Curnier-type projection proved
+//! a more reliable escape than the De Saxcé projection for large `μ`.)
+//!
+//! Stopping. Convergence is always tested on the natural map
 //! `‖F_nat(r)‖ ≤ tol` (Acary et al. 2017, eq. 13), the shared error measure.
+//! After five iterations with `‖F_nat‖` at its round-off floor
+//! (`8 eps (‖q‖ + (1 + λ_max)‖r‖)`) the solver gives up, so that an
+//! unreachable `tol` does not cost thousands of fallback steps.
 
 use super::common::{error3, finish, lambda_max3, pg_step, solve3, M3, V3};
 use super::{LocalError, LocalInfo, LocalParams};
@@ -46,12 +51,25 @@ pub(crate) fn semismooth_newton<F: Formulation>(
     r: &mut V3,
     params: &LocalParams,
 ) -> Result<LocalInfo, LocalError> {
-    let lmax = lambda_max3(w);
+    semismooth_newton_with(f, w, q, mu, r, params, lambda_max3(w))
+}
+
+/// [`semismooth_newton`] with `λ_max(W)` supplied by the caller.
+pub(crate) fn semismooth_newton_with<F: Formulation>(
+    f: &F,
+    w: &M3,
+    q: &V3,
+    mu: f64,
+    r: &mut V3,
+    params: &LocalParams,
+    lmax: f64,
+) -> Result<LocalInfo, LocalError> {
     if !(lmax > 0.0) || !lmax.is_finite() {
         return Err(LocalError::Breakdown("W is not positive definite"));
     }
     let mut rho_fb = 1.0 / lmax;
     let mut n_fb = FALLBACK_STEPS;
+    let mut stalled_at_floor = 0;
     let mut err = error3(w, q, mu, r);
     for it in 0..params.max_iter {
         if err <= params.tol {
@@ -59,6 +77,15 @@ pub(crate) fn semismooth_newton<F: Formulation>(
                 iterations: it,
                 error: err,
             });
+        }
+        // At the round-off floor of ‖F_nat‖ no further progress is possible:
+        // stop after a few such iterations (an unreachable tol must not cost
+        // thousands of fallback steps).
+        if at_roundoff_floor(err, q, r, lmax) {
+            stalled_at_floor += 1;
+            if stalled_at_floor >= 5 {
+                return finish(err, it, params.tol);
+            }
         }
         let (phi, jac) = f.phi_jac(w, q, mu, r);
         let psi0 = 0.5 * phi.norm_squared();
@@ -124,4 +151,10 @@ pub(crate) fn fallback(
         }
         *r = r_new;
     }
+}
+
+/// `‖F_nat(r)‖` is at the round-off level of its evaluation,
+/// `~eps(‖q‖ + (1 + λ_max)‖r‖)` (here with a factor 8).
+pub(crate) fn at_roundoff_floor(err: f64, q: &V3, r: &V3, lmax: f64) -> bool {
+    err <= 8.0 * f64::EPSILON * (q.norm() + (1.0 + lmax) * r.norm())
 }

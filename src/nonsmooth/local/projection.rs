@@ -92,7 +92,8 @@ fn fixed_step_fixed_point(
 
 /// "pg": projected gradient on the cone, Solfec eqs. 76–77 (after Alart &
 /// Curnier 1991), with the self-adaptive step `ρ` (start `1/λ_max(W)`, shrink
-/// when `ρ‖WΔr‖ > 0.9‖Δr‖`, grow when `< 0.3‖Δr‖`).
+/// when `ρ‖WΔr‖ > 0.9‖Δr‖`, grow when `< 0.3‖Δr‖`). The update is the same as
+/// Dumont's SAL ([`Sal`]), which keeps a fixed `ρ`.
 ///
 /// 2D: exact embedding into 3D (see `common::embed2`).
 #[derive(Debug, Clone, Copy, Default)]
