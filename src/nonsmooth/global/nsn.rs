@@ -1,0 +1,330 @@
+//! Semismooth Newton on the whole reduced problem, NSN-AC / NSN-JM / NSN-NM
+//! (Acary, Brémond & Dubois 2017, "Nonsmooth Newton on F(r) = 0" with the functions
+//! of eqs. 11–13; Alart & Curnier 1991).
+//!
+//! `r ← r + t δ`, `J δ = −Φ(r)`, `J = B + A W` with the block-diagonal generalized
+//! Jacobians `A = ∂Φ/∂u`, `B = ∂Φ/∂r` of [`super::functions`]. `J` is assembled in a
+//! fixed faer sparse pattern (the block closure of the pattern of `W` plus the diagonal
+//! blocks), factorized by a sparse LU whose symbolic analysis is done once and reused
+//! every iteration. Without line search `t = 1`; with it, `t` is the first of
+//! `1, ½, ¼, …` satisfying Armijo's condition on the merit `ψ = ½‖Φ‖²`:
+//! `ψ(r + tδ) ≤ (1 − 2σt) ψ(r)`, `σ = 10⁻⁴` (the directional derivative of `ψ` along the
+//! Newton direction is `−2ψ`).
+
+use std::time::Instant;
+
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
+use nalgebra::{SMatrix, SVector};
+
+use super::functions::NsnFunction;
+use super::{Info, Params, SolveError};
+use crate::nonsmooth::error::fclib_error;
+use crate::nonsmooth::problem::{csc_mul_add, DiagBlocks, LocalProblem};
+
+/// Default Newton step limit.
+pub const DEFAULT_MAX_ITER: usize = 1000;
+const ARMIJO_SIGMA: f64 = 1e-4;
+const MAX_HALVINGS: usize = 30;
+
+/// Semismooth Newton with function `func`, with or without line search.
+#[track_caller]
+pub fn solve(
+    problem: &LocalProblem,
+    func: NsnFunction,
+    line_search: bool,
+    r: &mut [f64],
+    u: &mut [f64],
+    params: &Params,
+) -> Result<Info, SolveError> {
+    let start = Instant::now();
+    let max_iter = params.max_iter.unwrap_or(DEFAULT_MAX_ITER);
+    let res = newton(problem, func, line_search, r, u, params, max_iter)?;
+    super::nsgs::finish(res, start)
+}
+
+pub(crate) fn newton(
+    problem: &LocalProblem,
+    func: NsnFunction,
+    line_search: bool,
+    r: &mut [f64],
+    u: &mut [f64],
+    params: &Params,
+    max_iter: usize,
+) -> Result<super::nsgs::SweepResult, SolveError> {
+    let n = problem.size();
+    assert!(
+        r.len() == n && u.len() == n,
+        "r and u must have dim·n_contacts entries"
+    );
+    super::nsgs::sanitize(r);
+    match &problem.blocks {
+        DiagBlocks::Two(b) => {
+            Newton::<2>::new(problem, b, func, params).run(line_search, r, u, max_iter)
+        }
+        DiagBlocks::Three(b) => {
+            Newton::<3>::new(problem, b, func, params).run(line_search, r, u, max_iter)
+        }
+    }
+}
+
+/// Fixed sparse pattern of `J = B + A W` and where each entry of `W` lands in it.
+pub(crate) struct JacobianPattern {
+    pub symbolic: SymbolicSparseColMat<usize>,
+    /// Offset (in `J`'s values) of the block-row start for each stored entry of `W`.
+    entry_off: Vec<usize>,
+    /// Offset of the diagonal block-row start for each column.
+    diag_off: Vec<usize>,
+}
+
+impl JacobianPattern {
+    pub fn new(problem: &LocalProblem) -> Self {
+        let d = problem.dim;
+        let n = problem.size();
+        let cp = problem.w.symbolic().col_ptr();
+        let ri = problem.w.symbolic().row_idx();
+        let mut col_ptr = Vec::with_capacity(n + 1);
+        let mut row_idx = Vec::new();
+        let mut entry_off = vec![0; ri.len()];
+        let mut diag_off = vec![0; n];
+        let mut blocks: Vec<usize> = Vec::new();
+        col_ptr.push(0);
+        for j in 0..n {
+            blocks.clear();
+            blocks.extend(ri[cp[j]..cp[j + 1]].iter().map(|i| i / d));
+            blocks.push(j / d);
+            blocks.sort_unstable();
+            blocks.dedup();
+            let base = row_idx.len();
+            for &b in &blocks {
+                row_idx.extend(b * d..b * d + d);
+            }
+            for k in cp[j]..cp[j + 1] {
+                let pos = blocks.binary_search(&(ri[k] / d)).unwrap_or(0);
+                entry_off[k] = base + pos * d;
+            }
+            diag_off[j] = base + blocks.binary_search(&(j / d)).unwrap_or(0) * d;
+            col_ptr.push(row_idx.len());
+        }
+        let symbolic = SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx);
+        JacobianPattern {
+            symbolic,
+            entry_off,
+            diag_off,
+        }
+    }
+
+    /// `vals` ← values of `B + A W` with per-contact blocks `a[c]`, `b[c]`.
+    pub fn fill<const D: usize>(
+        &self,
+        problem: &LocalProblem,
+        a: &[SMatrix<f64, D, D>],
+        b: &[SMatrix<f64, D, D>],
+        vals: &mut [f64],
+    ) {
+        vals.iter_mut().for_each(|v| *v = 0.0);
+        let cp = problem.w.symbolic().col_ptr();
+        let ri = problem.w.symbolic().row_idx();
+        let wv = problem.w.val();
+        for j in 0..problem.size() {
+            for k in cp[j]..cp[j + 1] {
+                let (c, l) = (ri[k] / D, ri[k] % D);
+                let base = self.entry_off[k];
+                for i in 0..D {
+                    vals[base + i] += a[c][(i, l)] * wv[k];
+                }
+            }
+            let (c, l) = (j / D, j % D);
+            let base = self.diag_off[j];
+            for i in 0..D {
+                vals[base + i] += b[c][(i, l)];
+            }
+        }
+    }
+}
+
+struct Newton<'a, const D: usize> {
+    problem: &'a LocalProblem,
+    func: NsnFunction,
+    params: &'a Params,
+    rho: Vec<f64>,
+    pattern: JacobianPattern,
+    symbolic_lu: Option<SymbolicLu<usize>>,
+    a: Vec<SMatrix<f64, D, D>>,
+    b: Vec<SMatrix<f64, D, D>>,
+    phi: Vec<f64>,
+    vals: Vec<f64>,
+}
+
+/// `ρ_c = rho / (tr W_cc / D)`, or `rho` when the block has no positive trace.
+pub(crate) fn scaled_rho<const D: usize>(blocks: &[SMatrix<f64, D, D>], rho: f64) -> Vec<f64> {
+    blocks
+        .iter()
+        .map(|w| {
+            let t = w.trace() / D as f64;
+            if t > 0.0 && t.is_finite() {
+                rho / t
+            } else {
+                rho
+            }
+        })
+        .collect()
+}
+
+impl<'a, const D: usize> Newton<'a, D> {
+    fn new(
+        problem: &'a LocalProblem,
+        blocks: &[SMatrix<f64, D, D>],
+        func: NsnFunction,
+        params: &'a Params,
+    ) -> Self {
+        let nc = problem.n_contacts;
+        let pattern = JacobianPattern::new(problem);
+        let nnz = pattern.symbolic.row_idx().len();
+        Newton {
+            problem,
+            func,
+            params,
+            rho: scaled_rho(blocks, params.rho),
+            pattern,
+            symbolic_lu: None,
+            a: vec![SMatrix::zeros(); nc],
+            b: vec![SMatrix::zeros(); nc],
+            phi: vec![0.0; D * nc],
+            vals: vec![0.0; nnz],
+        }
+    }
+
+    /// `Φ` (and, when `jac`, the blocks `A`, `B`); returns `ψ = ½‖Φ‖²`.
+    fn evaluate(&mut self, r: &[f64], u: &[f64], jac: bool) -> f64 {
+        let mut psi = 0.0;
+        for c in 0..self.problem.n_contacts {
+            let rc = SVector::<f64, D>::from_column_slice(&r[D * c..D * c + D]);
+            let uc = SVector::<f64, D>::from_column_slice(&u[D * c..D * c + D]);
+            let (phi, a, b) = self.func.eval(&rc, &uc, self.problem.mu[c], self.rho[c]);
+            self.phi[D * c..D * c + D].copy_from_slice(phi.as_slice());
+            psi += phi.norm_squared();
+            if jac {
+                self.a[c] = a;
+                self.b[c] = b;
+            }
+        }
+        0.5 * psi
+    }
+
+    /// Solves `J δ = −Φ`; `delta` holds the step. When `J` is singular (rank-deficient
+    /// `W`, e.g. rigid bodies with many contacts), retries with `J + ηI`,
+    /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
+    /// Levenberg–Marquardt-like regularization of the Newton step.
+    fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
+        self.pattern
+            .fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
+        if self.symbolic_lu.is_none() {
+            self.symbolic_lu = Some(
+                SymbolicLu::try_new(self.pattern.symbolic.as_ref())
+                    .map_err(|e| format!("{e:?}"))?,
+            );
+        }
+        let mut last = String::new();
+        let mut eta_prev = 0.0;
+        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+            for j in 0..delta.len() {
+                self.vals[self.pattern.diag_off[j] + j % D] += eta - eta_prev;
+            }
+            eta_prev = eta;
+            let mat = SparseColMatRef::new(self.pattern.symbolic.as_ref(), &self.vals);
+            let sym = self.symbolic_lu.clone().expect("set above");
+            let lu = match Lu::try_new_with_symbolic(sym, mat) {
+                Ok(lu) => lu,
+                Err(e) => {
+                    last = format!("{e:?}");
+                    continue;
+                }
+            };
+            for (d, p) in delta.iter_mut().zip(&self.phi) {
+                *d = -p;
+            }
+            use faer::linalg::solvers::Solve;
+            lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
+            if delta.iter().all(|x| x.is_finite()) {
+                return Ok(());
+            }
+            last = "singular Jacobian (non-finite Newton step)".into();
+        }
+        Err(last)
+    }
+
+    fn run(
+        mut self,
+        line_search: bool,
+        r: &mut [f64],
+        u: &mut [f64],
+        max_iter: usize,
+    ) -> Result<super::nsgs::SweepResult, SolveError> {
+        use super::nsgs::SweepResult;
+        let n = self.problem.size();
+        let mut delta = vec![0.0; n];
+        let mut wdelta = vec![0.0; n];
+        let mut r_try = vec![0.0; n];
+        let mut u_try = vec![0.0; n];
+        self.problem.velocity(r, u);
+        let mut it = 0;
+        loop {
+            let error = fclib_error(self.problem, r, u);
+            if error <= self.params.tol {
+                return Ok(SweepResult {
+                    converged: true,
+                    timed_out: false,
+                    error,
+                    iterations: it,
+                });
+            }
+            if it >= max_iter {
+                return Ok(SweepResult {
+                    converged: false,
+                    timed_out: false,
+                    error,
+                    iterations: it,
+                });
+            }
+            if self.params.timed_out() {
+                return Ok(SweepResult {
+                    converged: false,
+                    timed_out: true,
+                    error,
+                    iterations: it,
+                });
+            }
+            let psi0 = self.evaluate(r, u, true);
+            if let Err(reason) = self.direction(&mut delta) {
+                return Err(SolveError::LinearSolver {
+                    reason,
+                    error,
+                    iterations: it,
+                });
+            }
+            wdelta.iter_mut().for_each(|x| *x = 0.0);
+            csc_mul_add(&self.problem.w, &delta, &mut wdelta);
+            let mut t = 1.0;
+            if line_search {
+                for _ in 0..MAX_HALVINGS {
+                    for i in 0..n {
+                        r_try[i] = r[i] + t * delta[i];
+                        u_try[i] = u[i] + t * wdelta[i];
+                    }
+                    let psi = self.evaluate(&r_try, &u_try, false);
+                    if psi <= (1.0 - 2.0 * ARMIJO_SIGMA * t) * psi0 {
+                        break;
+                    }
+                    t *= 0.5;
+                }
+            }
+            for i in 0..n {
+                r[i] += t * delta[i];
+            }
+            // Recompute u from r (no drift from the incremental update).
+            self.problem.velocity(r, u);
+            it += 1;
+        }
+    }
+}
