@@ -42,6 +42,11 @@ enum Command {
     },
     /// Print the input-file reference (the Markdown of docs/input.md).
     Keys,
+    /// Frictional-contact problems (FCLIB files) and their solvers.
+    Fc {
+        #[command(subcommand)]
+        command: emcontact::nonsmooth::cli::FcCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -54,6 +59,7 @@ fn main() -> ExitCode {
             print!("{}", input::markdown());
             0
         }
+        Command::Fc { command } => emcontact::nonsmooth::cli::run(command).clamp(0, 255) as u8,
     };
     ExitCode::from(code)
 }

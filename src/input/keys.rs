@@ -40,6 +40,17 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("boundary.group", "string", "Any group of the mesh (surface or volume)."),
     ("boundary.fix", "subset of [\"x\", \"y\", \"z\"]", "Components held fixed (\"z\" only in 3D)."),
     ("gravity.acceleration", "vector of dimension length, default 0", "Uniform gravitational acceleration; its potential is part of the total energy."),
+    ("contact", "array of tables", "Contact pairs: the slave nodes of a surface against a master surface or a fixed rigid plane (node-to-segment, Love & Laursen 2003)."),
+    ("contact.slave", "string", "Boundary surface group (line2 in 2D, tri3/quad4 in 3D) whose nodes are the contact points."),
+    ("contact.master", "string", "Boundary surface group of the other body (faces oriented outward). Give this or `master_plane`."),
+    ("contact.master_plane", "{ point = [..], normal = [..] }", "A fixed rigid plane; `normal` points toward the slave side (it is normalized; zero is an error)."),
+    ("contact.friction", "number ≥ 0, default 0", "Coulomb friction coefficient μ."),
+    ("contact.enforcement", "\"augmented-lagrangian\" (default) or \"penalty\"", "Uzawa augmentations until the constraint violation is below `tolerance`, or penalty only."),
+    ("contact.penalty", "number > 0, default from stiffness, mass and dt", "Normal penalty ε_N (traction per unit gap). Default: 10·max((λ+2μ)/h, 2ρh/Δt²) for the augmented Lagrangian, 1000· that for penalty; h the contact face size. `emcontact check` prints the value."),
+    ("contact.tangential_penalty", "number > 0, default = penalty", "Tangential penalty ε_T of the return map."),
+    ("contact.tolerance", "number > 0, default 1e-4", "Augmented Lagrangian: allowed constraint violation (gap of a new contact, Δt·v_N of a persistent one, Δt·‖v_T‖ of a sticking one) relative to the face size h."),
+    ("contact.max_augmentations", "integer ≥ 1, default 20", "Augmentations per step before the step counts as failed (and is cut back)."),
+    ("contact.velocity_update", "true (default) or false", "Apply the Love–Laursen velocity update after each step (exact energy for frictionless and sticking contact, exact frictional dissipation in slip)."),
 ];
 
 /// The Markdown of `docs/input.md`.
