@@ -393,7 +393,7 @@ proptest! {
                 let (p, k) = kin(&f, xs, None);
                 let best = sampled_min_distance(&f, xs);
                 prop_assert!(p.distance <= best + 1e-12 * (f.size + p.distance),
-                    "{:?}: projection {} > sampled {}", t, p.distance, best);
+                    "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
                 prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
                 let x = nodes(&f, xs);
                 let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);

@@ -177,6 +177,19 @@ impl SpatialHash {
         n
     }
 
+    /// Distance from `point` to face `f`'s bounding box (not enlarged).
+    fn box_distance(&self, f: usize, point: [f64; 3]) -> f64 {
+        let b = &self.boxes[f];
+        let mut d2 = 0.0;
+        for d in 0..3 {
+            let e = (b[0][d] + self.margin - point[d])
+                .max(point[d] - (b[1][d] - self.margin))
+                .max(0.0);
+            d2 += e * e;
+        }
+        d2.sqrt()
+    }
+
     /// Faces whose margin-enlarged bounding box contains `point` (so every face
     /// within distance `margin` of it), sorted by index, into `out` (cleared
     /// first; does not allocate once `out` has grown to the largest answer).
@@ -207,8 +220,9 @@ impl SpatialHash {
     /// distance and its projection, or `None` when no face lies within the
     /// margin. Ties (distances within `1e-12·(d + cell)`) go to the interior
     /// projection before an edge before a vertex, then to the lower face index,
-    /// so the answer does not depend on the hashing order. `scratch` holds the
-    /// candidate list (no allocation after warm-up). `x`, `faces` must be those
+    /// so the answer does not depend on the hashing order. Faces whose bounding
+    /// box is farther than the best distance so far are not projected. `scratch`
+    /// holds the candidate list (no allocation after warm-up). `x`, `faces` must be those
     /// of the last [`SpatialHash::rebuild`] (or moved by less than the margin's
     /// slack the caller allows).
     pub fn closest_face(
@@ -219,8 +233,25 @@ impl SpatialHash {
         scratch: &mut Vec<usize>,
     ) -> Option<(usize, Projection)> {
         self.candidates(point, scratch);
+        // Project the face with the nearest box first, so that the box bound
+        // below rejects most of the others.
+        if let Some(first) = (0..scratch.len()).min_by(|&i, &j| {
+            let (a, b) = (
+                self.box_distance(scratch[i], point),
+                self.box_distance(scratch[j], point),
+            );
+            a.total_cmp(&b)
+        }) {
+            scratch.swap(0, first);
+        }
         let mut best: Option<(usize, Projection)> = None;
         for &f in scratch.iter() {
+            if let Some((_, bp)) = &best {
+                // The distance to the face's own box bounds its distance below.
+                if self.box_distance(f, point) > bp.distance * (1.0 + 1e-12) + 1e-12 * self.cell {
+                    continue;
+                }
+            }
             let face = &faces[f];
             let kind = face.kind;
             let mut nodes = [[0.0; 3]; 4];
