@@ -53,7 +53,7 @@ fn rotation(rng: &mut StdRng) -> [[f64; 3]; 3] {
             rng.gen_range(-1.0..1.0),
         ];
         let l = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if l < 0.2 || l > 1.0 {
+        if !(0.2..=1.0).contains(&l) {
             continue;
         }
         let [w, x, y, z] = q.map(|v| v / l);
@@ -621,4 +621,42 @@ fn identity_error_budget() {
     );
     assert!(worst[..4].iter().all(|e| *e <= 1e-12));
     assert!(worst[4] <= 1e-14);
+}
+
+/// Numerical failures are typed errors: a zero-area face, and a slave at the
+/// focal point of a warped quad, where A_αβ = m_αβ − g ν·x_{m,αβ} is singular
+/// (saddle z = w ξη with w = 0.5: A = [[1, −g w], [−g w, 1]] at ξ = 0, singular
+/// at g = 1/w = 2).
+#[test]
+fn degenerate_and_focal_configurations_are_errors() {
+    use emcontact::contact::geometry::GeometryError;
+    let flat = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]];
+    let xs = [0.5, 0.5, 0.5];
+    let p = project(ElementKind::Tri3, &flat, xs);
+    assert!(matches!(
+        Kinematics::new(ElementKind::Tri3, &flat, xs, &p, None),
+        Err(GeometryError::DegenerateFace { .. })
+    ));
+    let w = 0.5;
+    let saddle = [
+        [-1.0, -1.0, w],
+        [1.0, -1.0, -w],
+        [1.0, 1.0, w],
+        [-1.0, 1.0, -w],
+    ];
+    let at = |g: f64| {
+        let xs = [0.0, 0.0, g];
+        let p = Projection {
+            kind: ElementKind::Quad4,
+            xi: [0.0, 0.0],
+            location: Location::Interior,
+            point: [0.0; 3],
+            distance: g.abs(),
+        };
+        Kinematics::new(ElementKind::Quad4, &saddle, xs, &p, None)
+    };
+    assert!(matches!(at(2.0), Err(GeometryError::SingularMetric { .. })));
+    let k = at(1.0).unwrap();
+    assert_eq!(k.gap, 1.0);
+    assert!((k.a[0][1] + 0.5).abs() < 1e-15 && (k.a[0][0] - 1.0).abs() < 1e-15);
 }

@@ -171,10 +171,9 @@ impl SpatialHash {
 
     fn cells_spanned(&self, b: &[[f64; 3]; 2]) -> i64 {
         let (lo, hi) = (cell_of(b[0], self.inv_cell), cell_of(b[1], self.inv_cell));
-        let n = (0..3).fold(1i64, |n, d| {
+        (0..3).fold(1i64, |n, d| {
             n.saturating_mul((hi[d] - lo[d] + 1).clamp(1, i64::MAX / 4))
-        });
-        n
+        })
     }
 
     /// Distance from `point` to face `f`'s bounding box (not enlarged).

@@ -108,6 +108,7 @@ impl Kinematics {
     /// of `ν` at edge and vertex projections. Errors: degenerate face, or a
     /// singular `A_αβ` (slave at a focal point of a warped quad).
     /// Panics on a non-face `kind` or wrong node count (caller bugs).
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
     #[track_caller]
     pub fn new(
         kind: ElementKind,

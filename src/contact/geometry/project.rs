@@ -111,6 +111,7 @@ fn boundary_closest(kind: ElementKind, master: &[Vec3], xs: Vec3) -> Projection 
 }
 
 /// Orthogonal projection onto the triangle's plane when it falls strictly inside.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
 fn triangle_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     let (e1, e2, r) = (sub(x[1], x[0]), sub(x[2], x[0]), sub(p, x[0]));
     let (m11, m12, m22) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
@@ -179,6 +180,7 @@ impl Bilinear {
 /// that straight edge (projected Newton with an active set). `None` when the
 /// descent ends on the boundary (the exact boundary minimum then wins) or the
 /// face is degenerate.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
 fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     const GRID: [f64; 5] = [-0.8, -0.4, 0.0, 0.4, 0.8];
     let q = Bilinear::new(x, p);
