@@ -223,7 +223,12 @@ fn place(f: &Face, p: Place, rng: &mut StdRng) -> (V, Location, [f64; 2], f64) {
             let e = unit(sub(f.x[(k + 1) % n_v], f.x[k]));
             let c = cross(e, n);
             let phi = sgn(rng) * rng.gen_range(0.15..1.4f64);
-            let d = rng.gen_range(0.05..0.4) * h;
+            // Sometimes exactly on the boundary (s is round-off: ν = n_ref).
+            let d = if rng.gen_bool(0.1) {
+                0.0
+            } else {
+                rng.gen_range(0.05..0.4) * h
+            };
             let dir = add(sc(c, phi.cos()), sc(n, phi.sin()));
             let g = d * phi.sin().signum();
             (add(xe, sc(dir, d)), Location::Edge(k as u8), xi, g)
@@ -249,7 +254,12 @@ fn place(f: &Face, p: Place, rng: &mut StdRng) -> (V, Location, [f64; 2], f64) {
             };
             let gam = sgn(rng) * rng.gen_range(0.15..1.5) * norm(out);
             let dir = unit(add(out, sc(n, gam)));
-            let d = rng.gen_range(0.05..0.4) * h;
+            // Sometimes exactly on the boundary (s is round-off: ν = n_ref).
+            let d = if rng.gen_bool(0.1) {
+                0.0
+            } else {
+                rng.gen_range(0.05..0.4) * h
+            };
             (
                 add(f.x[k], sc(dir, d)),
                 Location::Vertex(k as u8),
@@ -356,7 +366,10 @@ proptest! {
                         if t == FaceType::Segment { 0.0 } else { rng.gen_range(-0.05..0.05) }]))
                 };
                 let (p, k) = kin(&f, xs, hint);
-                prop_assert_eq!(p.location, loc, "{:?} {:?}", t, pl);
+                if g != 0.0 || pl == Place::Interior {
+                    // (a slave exactly on an edge may equally be called interior)
+                    prop_assert_eq!(p.location, loc, "{:?} {:?}", t, pl);
+                }
                 prop_assert!((p.xi[0] - xi[0]).abs() < 1e-9 && (p.xi[1] - xi[1]).abs() < 1e-9,
                     "{:?} {:?}: xi {:?} want {:?}", t, pl, p.xi, xi);
                 prop_assert!((k.gap - g).abs() <= 1e-10 * f.size, "{:?} {:?}: gap {} want {}", t, pl, k.gap, g);
