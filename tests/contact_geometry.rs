@@ -91,6 +91,9 @@ enum FaceType {
     Tri,
     FlatQuad,
     WarpedQuad,
+    /// Corner offsets up to 1.2 face sizes out of plane: a strongly twisted
+    /// patch, used only for the projection-optimality property.
+    TwistedQuad,
 }
 const TYPES: [FaceType; 4] = [
     FaceType::Segment,
@@ -127,11 +130,11 @@ fn make_face(t: FaceType, rng: &mut StdRng) -> Face {
                 [rng.gen_range(-0.4..1.2), rng.gen_range(0.3..1.2), 0.0],
             ],
         ),
-        FaceType::FlatQuad | FaceType::WarpedQuad => {
-            let w = if t == FaceType::WarpedQuad {
-                rng.gen_range(0.1..0.4)
-            } else {
-                0.0
+        FaceType::FlatQuad | FaceType::WarpedQuad | FaceType::TwistedQuad => {
+            let w = match t {
+                FaceType::WarpedQuad => rng.gen_range(0.1..0.4),
+                FaceType::TwistedQuad => rng.gen_range(0.4..1.2),
+                _ => 0.0,
             };
             let corners = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
             let sign = [1.0, -1.0, 1.0, -1.0];
@@ -389,13 +392,14 @@ proptest! {
         }
     }
 
-    /// Random slave points near and far (up to 100 face sizes): the projection
+    /// Random slave points near and far (up to 100 face sizes), on every face type
+    /// including strongly twisted quads: the projection
     /// is no farther than any of ~3000 sampled face points, interior projections
     /// satisfy s ⟂ τ_α, and the identities and s = gν hold wherever it lands.
     #[test]
     fn projection_is_optimal(seed in any::<u64>()) {
         let mut rng = StdRng::seed_from_u64(seed);
-        for t in TYPES {
+        for t in TYPES.into_iter().chain([FaceType::TwistedQuad]) {
             let f = make_face(t, &mut rng);
             let c = sc(f.x.iter().fold([0.0; 3], |a, b| add(a, *b)), 1.0 / f.x.len() as f64);
             for r in [0.3, 1.0, 3.0, 100.0] {

@@ -174,27 +174,60 @@ impl Bilinear {
 
 /// Interior local minimiser of `½|x(ξ) − p|²` on the bilinear quad: damped
 /// Newton (Gauss–Newton where the Hessian `A_αβ` is indefinite) with an Armijo
-/// line search on the box-clamped step, from the best of a 5×5 sample grid
-/// (3×3 is not enough: warped quads seen from their concave side have two
-/// interior minima); at a bound with outward gradient, an exact slide along
+/// line search on the box-clamped step, from the (up to three best) local
+/// minima of `f` on a 5×5 sample grid (one start from a 3×3 grid is not enough:
+/// warped quads seen from their concave side have two interior minima); at a bound with outward gradient, an exact slide along
 /// that straight edge (projected Newton with an active set). `None` when the
 /// descent ends on the boundary (the exact boundary minimum then wins) or the
 /// face is degenerate.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
 fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     const GRID: [f64; 5] = [-0.8, -0.4, 0.0, 0.4, 0.8];
+    const STARTS: usize = 3;
     let q = Bilinear::new(x, p);
-    let mut xi = [0.0, 0.0];
-    let mut f = f64::INFINITY;
-    for a in GRID {
-        for b in GRID {
-            let fa = q.f([a, b]);
-            if fa < f {
-                f = fa;
-                xi = [a, b];
+    let mut fg = [[0.0; 5]; 5];
+    for (i, a) in GRID.iter().enumerate() {
+        for (j, b) in GRID.iter().enumerate() {
+            fg[i][j] = q.f([*a, *b]);
+        }
+    }
+    // Start from the grid's local minima (usually one; two on the concave side
+    // of a strongly warped quad), best first, at most STARTS of them.
+    let mut starts = [(f64::INFINITY, [0.0; 2]); STARTS];
+    for i in 0..5 {
+        for j in 0..5 {
+            let v = fg[i][j];
+            let lower = |a: usize, b: usize| fg[a][b] < v;
+            let is_min = !((i > 0 && lower(i - 1, j))
+                || (i < 4 && lower(i + 1, j))
+                || (j > 0 && lower(i, j - 1))
+                || (j < 4 && lower(i, j + 1)));
+            if is_min && v < starts[STARTS - 1].0 {
+                let mut k = STARTS - 1;
+                while k > 0 && starts[k - 1].0 > v {
+                    starts[k] = starts[k - 1];
+                    k -= 1;
+                }
+                starts[k] = (v, [GRID[i], GRID[j]]);
             }
         }
     }
+    let mut best: Option<([f64; 2], f64)> = None;
+    for &(f0, xi0) in starts.iter().filter(|s| s.0.is_finite()) {
+        if let Some((xi, f)) = quad_newton(&q, xi0, f0) {
+            if best.map_or(true, |(_, bf)| f < bf) {
+                best = Some((xi, f));
+            }
+        }
+    }
+    best.map(|(xi, _)| (xi, interpolate(&eval(ElementKind::Quad4, xi), x)))
+}
+
+/// The descent of [`quad_interior`] from one start: the interior point reached
+/// and its `f`, or `None` if it ends on the boundary.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
+fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> {
+    let (mut xi, mut f) = (xi0, f0);
     let x12 = q.c[3];
     for _ in 0..60 {
         let r = q.r(xi);
@@ -277,10 +310,5 @@ fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
             break;
         }
     }
-    if xi[0].abs() < 1.0 && xi[1].abs() < 1.0 {
-        let q = interpolate(&eval(ElementKind::Quad4, xi), x);
-        Some((xi, q))
-    } else {
-        None
-    }
+    (xi[0].abs() < 1.0 && xi[1].abs() < 1.0).then_some((xi, f))
 }
