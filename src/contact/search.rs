@@ -19,7 +19,7 @@
 //! allocates (vectors are cleared and refilled, not dropped).
 //!
 //! [`SpatialHash::closest_face`] then runs the narrow phase
-//! ([`crate::contact::geometry::project`]) on each candidate.
+//! ([`crate::contact::geometry::project()`]) on each candidate.
 
 use crate::contact::geometry::{project, Projection};
 use crate::mesh::Element;

@@ -106,7 +106,7 @@ fn inverse(m: [[f64; 2]; 2], n: usize) -> ([[f64; 2]; 2], f64) {
 
 impl Kinematics {
     /// Kinematics of slave point `xs` against the face (`kind`, `master`) at the
-    /// projection `proj` (from [`super::project`] with the same arguments).
+    /// projection `proj` (from [`project`](super::project()) with the same arguments).
     ///
     /// `normal_hint`: optional averaged outward normal of the faces sharing the
     /// edge or vertex; it only sets the sign (and, for `|s| ≈ 0`, the direction)

@@ -4,8 +4,8 @@
 //! All three face kinds have straight edges, so the closest point on the face
 //! boundary is exact (closest point on segments). The interior candidate is the
 //! orthogonal projection onto the segment / triangle plane (closed form) or, for
-//! the bilinear quad, a damped Newton minimisation of
-//! `½|x(ξ) − x_s|²` started from the best of a 5×5 sample grid. The answer is
+//! the bilinear quad, a damped Newton minimisation of `½|x(ξ) − x_s|²`
+//! started from the local minima of a 5×5 sample grid. The answer is
 //! the interior candidate when it is strictly inside and strictly closer than
 //! the boundary minimum, otherwise the boundary minimum. No allocation.
 
