@@ -20,20 +20,25 @@
 //! `Σ P_{A,α} = 0`, and because `ν` is chosen parallel to `s`:
 //!
 //! * interior projection: `ν = sign(n·s) s/|s|`, `n` the face's unit outward
-//!   normal (`s ∥ n` there up to the projection's round-off); when `s` is so
-//!   small that its direction is round-off (`|n × s| > 10⁻⁶ |s|`), `ν = n`,
-//!   which leaves `|ν × s| = |n × s|`, i.e. the projection residual;
+//!   normal (`s ∥ n` there up to the projection's round-off); only when `s` is
+//!   tiny (`|s| ≤ 10⁻⁸ h`, `h` the face's size) and its direction is round-off
+//!   (`|n × s| > 10⁻⁶ |s|`) is `ν = n`, which leaves `|ν × s| = |n × s|`, the
+//!   projection residual;
 //! * edge or vertex projection: `ν = sign(n_ref·s) s/|s|`, `n_ref` the caller's
 //!   averaged neighbour normal (the hint) or else the face normal; when
-//!   `|s| ≤ 10⁻¹³ h` (`h` the face's size) `ν = n_ref`, which leaves an identity
+//!   `|s| ≤ 10⁻¹³ h` `ν = n_ref`, which leaves an identity
 //!   defect `≤ |s|`. The normal then jumps as the slave passes the edge
 //!   (DESIGN §5).
+//!
+//! This is the seed's own choice written in this code's sign: its eqs. 46 and
+//! 48 define `ν` from `s` itself (`ν ∥ s`, `|g| = |s|`); the face normal (or the
+//! hint) only fixes which of `±s/|s|` is "outward", i.e. the sign of `g`.
 //!
 //! `A_αβ` is the Hessian of `½|x_s − x_m(ξ)|²` at `ξ̄`, so `D^α_A · ẋ_A` is
 //! the rate `dξ̄^α/dt` of the convected coordinate at an interior projection.
 
 use super::shape::{eval, second_derivative, tangent};
-use super::vec3::{axpy, cross, dot, norm, scale, Vec3};
+use super::vec3::{axpy, cross, dot, norm, scale, sub, Vec3};
 use super::{check_face, GeometryError, Location, Projection};
 use crate::fe::ElementKind;
 
@@ -101,13 +106,14 @@ fn inverse(m: [[f64; 2]; 2], n: usize) -> ([[f64; 2]; 2], f64) {
 
 impl Kinematics {
     /// Kinematics of slave point `xs` against the face (`kind`, `master`) at the
-    /// projection `proj` (from [`super::project`] with the same arguments).
+    /// projection `proj` (from [`project`](super::project()) with the same arguments).
     ///
     /// `normal_hint`: optional averaged outward normal of the faces sharing the
     /// edge or vertex; it only sets the sign (and, for `|s| ≈ 0`, the direction)
     /// of `ν` at edge and vertex projections. Errors: degenerate face, or a
     /// singular `A_αβ` (slave at a focal point of a warped quad).
     /// Panics on a non-face `kind` or wrong node count (caller bugs).
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
     #[track_caller]
     pub fn new(
         kind: ElementKind,
@@ -160,17 +166,20 @@ impl Kinematics {
         }
         let face_normal = scale(raw_n, 1.0 / ln);
 
-        // Contact normal parallel to s (DESIGN §5).
+        // Contact normal parallel to s (DESIGN §5; seed 46).
         let sn = norm(s);
+        let size = (1..nf)
+            .map(|a| norm(sub(master[a], master[0])))
+            .fold(0.0, f64::max);
+        let along_s = |n_ref: Vec3| {
+            let sg = if dot(n_ref, s) >= 0.0 { 1.0 } else { -1.0 };
+            scale(s, sg / sn)
+        };
         let normal = match proj.location {
             Location::Interior => {
-                if sn > 0.0 && norm(cross(face_normal, s)) <= 1e-6 * sn {
-                    let sg = if dot(face_normal, s) >= 0.0 {
-                        1.0
-                    } else {
-                        -1.0
-                    };
-                    scale(s, sg / sn)
+                let parallel = sn > 0.0 && norm(cross(face_normal, s)) <= 1e-6 * sn;
+                if parallel || sn > 1e-8 * size {
+                    along_s(face_normal)
                 } else {
                     face_normal
                 }
@@ -180,12 +189,8 @@ impl Kinematics {
                     Some(h) if norm(h) > 0.0 => scale(h, 1.0 / norm(h)),
                     _ => face_normal,
                 };
-                let size = (0..nf)
-                    .map(|a| norm(super::vec3::sub(master[a], master[0])))
-                    .fold(0.0, f64::max);
                 if sn > 1e-13 * size {
-                    let sg = if dot(n_ref, s) >= 0.0 { 1.0 } else { -1.0 };
-                    scale(s, sg / sn)
+                    along_s(n_ref)
                 } else {
                     n_ref
                 }

@@ -65,7 +65,7 @@ impl Location {
     }
 }
 
-/// The closest point of a master face to a slave point (see [`project`]).
+/// The closest point of a master face to a slave point (see [`project()`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Projection {
     /// Face kind projected onto.

@@ -4,12 +4,12 @@
 //! All three face kinds have straight edges, so the closest point on the face
 //! boundary is exact (closest point on segments). The interior candidate is the
 //! orthogonal projection onto the segment / triangle plane (closed form) or, for
-//! the bilinear quad, a box-constrained damped Newton minimisation of
-//! `½|x(ξ) − x_s|²` started from the best of a 5×5 sample grid. The answer is
+//! the bilinear quad, a damped Newton minimisation of `½|x(ξ) − x_s|²`
+//! started from the local minima of a 5×5 sample grid. The answer is
 //! the interior candidate when it is strictly inside and strictly closer than
 //! the boundary minimum, otherwise the boundary minimum. No allocation.
 
-use super::shape::{edge_xi, eval, interpolate, second_derivative, tangent, vertex_xi};
+use super::shape::{edge_xi, eval, interpolate, tangent, vertex_xi};
 use super::vec3::{axpy, cross, dot, norm, scale, sub, Vec3};
 use super::{check_face, Location, Projection};
 use crate::fe::ElementKind;
@@ -111,6 +111,7 @@ fn boundary_closest(kind: ElementKind, master: &[Vec3], xs: Vec3) -> Projection 
 }
 
 /// Orthogonal projection onto the triangle's plane when it falls strictly inside.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
 fn triangle_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     let (e1, e2, r) = (sub(x[1], x[0]), sub(x[2], x[0]), sub(p, x[0]));
     let (m11, m12, m22) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
@@ -129,63 +130,150 @@ fn triangle_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     }
 }
 
-/// `½|x(ξ) − p|²` on the quad.
-fn quad_f(x: &[Vec3], p: Vec3, xi: [f64; 2]) -> f64 {
-    let r = sub(interpolate(&eval(ElementKind::Quad4, xi), x), p);
-    0.5 * dot(r, r)
+/// The bilinear quad in monomial form relative to the slave point:
+/// `r(ξ, η) = x(ξ, η) − p = c0 + ξ c1 + η c2 + ξη c3`.
+struct Bilinear {
+    c: [Vec3; 4],
 }
 
-/// Interior stationary point of `½|x(ξ) − p|²` on the bilinear quad, found by a
-/// box-constrained (active-set, projected) damped Newton method; `None` when the
-/// minimiser found lies on the boundary or the face is degenerate.
+impl Bilinear {
+    fn new(x: &[Vec3], p: Vec3) -> Bilinear {
+        let q = |s: [f64; 4]| {
+            let mut v = [0.0; 3];
+            for a in 0..4 {
+                v = axpy(v, 0.25 * s[a], x[a]);
+            }
+            v
+        };
+        Bilinear {
+            c: [
+                sub(q([1.0, 1.0, 1.0, 1.0]), p),
+                q([-1.0, 1.0, 1.0, -1.0]),
+                q([-1.0, -1.0, 1.0, 1.0]),
+                q([1.0, -1.0, 1.0, -1.0]),
+            ],
+        }
+    }
+    /// `r(ξ)`.
+    #[inline]
+    fn r(&self, xi: [f64; 2]) -> Vec3 {
+        let c = &self.c;
+        axpy(
+            axpy(axpy(c[0], xi[0], c[1]), xi[1], c[2]),
+            xi[0] * xi[1],
+            c[3],
+        )
+    }
+    /// `½|r(ξ)|²`.
+    #[inline]
+    fn f(&self, xi: [f64; 2]) -> f64 {
+        let r = self.r(xi);
+        0.5 * dot(r, r)
+    }
+}
+
+/// Interior local minimiser of `½|x(ξ) − p|²` on the bilinear quad: damped
+/// Newton (Gauss–Newton where the Hessian `A_αβ` is indefinite) with an Armijo
+/// line search on the box-clamped step, from the (up to three best) local
+/// minima of `f` on a 5×5 sample grid (one start from a 3×3 grid is not enough:
+/// warped quads seen from their concave side have two interior minima); at a bound with outward gradient, an exact slide along
+/// that straight edge (projected Newton with an active set). `None` when the
+/// descent ends on the boundary (the exact boundary minimum then wins) or the
+/// face is degenerate.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
 fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
     const GRID: [f64; 5] = [-0.8, -0.4, 0.0, 0.4, 0.8];
-    let mut xi = [0.0, 0.0];
-    let mut f = f64::INFINITY;
-    for a in GRID {
-        for b in GRID {
-            let fa = quad_f(x, p, [a, b]);
-            if fa < f {
-                f = fa;
-                xi = [a, b];
+    const STARTS: usize = 3;
+    let q = Bilinear::new(x, p);
+    let mut fg = [[0.0; 5]; 5];
+    for (i, a) in GRID.iter().enumerate() {
+        for (j, b) in GRID.iter().enumerate() {
+            fg[i][j] = q.f([*a, *b]);
+        }
+    }
+    // Start from the grid's local minima (usually one; two on the concave side
+    // of a strongly warped quad), best first, at most STARTS of them.
+    let mut starts = [(f64::INFINITY, [0.0; 2]); STARTS];
+    for i in 0..5 {
+        for j in 0..5 {
+            let v = fg[i][j];
+            let lower = |a: usize, b: usize| fg[a][b] < v;
+            let is_min = !((i > 0 && lower(i - 1, j))
+                || (i < 4 && lower(i + 1, j))
+                || (j > 0 && lower(i, j - 1))
+                || (j < 4 && lower(i, j + 1)));
+            if is_min && v < starts[STARTS - 1].0 {
+                let mut k = STARTS - 1;
+                while k > 0 && starts[k - 1].0 > v {
+                    starts[k] = starts[k - 1];
+                    k -= 1;
+                }
+                starts[k] = (v, [GRID[i], GRID[j]]);
             }
         }
     }
-    let x12 = second_derivative(&eval(ElementKind::Quad4, [0.0, 0.0]), x, 0, 1);
+    let mut best: Option<([f64; 2], f64)> = None;
+    for &(f0, xi0) in starts.iter().filter(|s| s.0.is_finite()) {
+        if let Some((xi, f)) = quad_newton(&q, xi0, f0) {
+            if best.map_or(true, |(_, bf)| f < bf) {
+                best = Some((xi, f));
+            }
+        }
+    }
+    best.map(|(xi, _)| (xi, interpolate(&eval(ElementKind::Quad4, xi), x)))
+}
+
+/// The descent of [`quad_interior`] from one start: the interior point reached
+/// and its `f`, or `None` if it ends on the boundary.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
+fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> {
+    let (mut xi, mut f) = (xi0, f0);
+    let x12 = q.c[3];
     for _ in 0..60 {
-        let s = eval(ElementKind::Quad4, xi);
-        let r = sub(interpolate(&s, x), p);
-        let (t1, t2) = (tangent(&s, x, 0), tangent(&s, x, 1));
+        let r = q.r(xi);
+        let t1 = axpy(q.c[1], xi[1], x12);
+        let t2 = axpy(q.c[2], xi[0], x12);
         let g = [dot(t1, r), dot(t2, r)];
         let (m11, m12, m22) = (dot(t1, t1), dot(t1, t2), dot(t2, t2));
         let h12 = m12 + dot(r, x12);
-        let active = |i: usize| (xi[i] <= -1.0 && g[i] > 0.0) || (xi[i] >= 1.0 && g[i] < 0.0);
-        let (a0, a1) = (active(0), active(1));
-        let mut newton = false;
-        let d = match (a0, a1) {
-            (true, true) => break,
-            (false, false) => {
-                let det_h = m11 * m22 - h12 * h12;
-                let det_m = m11 * m22 - m12 * m12;
-                if m11 > 0.0 && det_h > 1e-12 * m11 * m22 {
-                    newton = true;
-                    [
-                        -(m22 * g[0] - h12 * g[1]) / det_h,
-                        -(m11 * g[1] - h12 * g[0]) / det_h,
-                    ]
-                } else if det_m > 1e-14 * m11 * m22 {
-                    // Gauss–Newton: descent direction even where the Hessian is indefinite.
-                    [
-                        -(m22 * g[0] - m12 * g[1]) / det_m,
-                        -(m11 * g[1] - m12 * g[0]) / det_m,
-                    ]
-                } else {
+        // At a bound with the gradient pointing out of the box: slide along
+        // that (straight) edge to the exact minimiser of the quadratic there;
+        // if that does not move, this is a boundary KKT point, which the exact
+        // boundary minimum (computed separately) covers.
+        let outward = |i: usize| (xi[i] <= -1.0 && g[i] > 0.0) || (xi[i] >= 1.0 && g[i] < 0.0);
+        match (outward(0), outward(1)) {
+            (true, true) => return None,
+            (false, false) => {}
+            (o0, _) => {
+                let (j, mjj) = if o0 { (1, m22) } else { (0, m11) };
+                if !(mjj > 0.0) {
                     return None;
                 }
+                let new = (xi[j] - g[j] / mjj).clamp(-1.0, 1.0);
+                if (new - xi[j]).abs() <= 1e-12 {
+                    return None;
+                }
+                xi[j] = new;
+                f = q.f(xi);
+                continue;
             }
-            (true, false) if m22 > 0.0 => [0.0, -g[1] / m22],
-            (false, true) if m11 > 0.0 => [-g[0] / m11, 0.0],
-            _ => return None,
+        }
+        let det_h = m11 * m22 - h12 * h12;
+        let det_m = m11 * m22 - m12 * m12;
+        let newton = m11 > 0.0 && det_h > 1e-12 * m11 * m22;
+        let d = if newton {
+            [
+                -(m22 * g[0] - h12 * g[1]) / det_h,
+                -(m11 * g[1] - h12 * g[0]) / det_h,
+            ]
+        } else if det_m > 1e-14 * m11 * m22 {
+            // Gauss–Newton: a descent direction where the Hessian is indefinite.
+            [
+                -(m22 * g[0] - m12 * g[1]) / det_m,
+                -(m11 * g[1] - m12 * g[0]) / det_m,
+            ]
+        } else {
+            return None;
         };
         let dmax = d[0].abs().max(d[1].abs());
         if !dmax.is_finite() {
@@ -198,7 +286,7 @@ fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
             // take the full step without a line search.
             let step = (trial[0] - xi[0]).abs().max((trial[1] - xi[1]).abs());
             xi = trial;
-            f = quad_f(x, p, xi);
+            f = q.f(xi);
             if step < 1e-13 {
                 break;
             }
@@ -208,7 +296,7 @@ fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
         let mut accepted = false;
         for _ in 0..40 {
             let tr = clamp([xi[0] + alpha * d[0], xi[1] + alpha * d[1]]);
-            let ft = quad_f(x, p, tr);
+            let ft = q.f(tr);
             let dec = g[0] * (tr[0] - xi[0]) + g[1] * (tr[1] - xi[1]);
             if ft <= f + 1e-4 * dec {
                 xi = tr;
@@ -222,10 +310,5 @@ fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
             break;
         }
     }
-    if xi[0].abs() < 1.0 && xi[1].abs() < 1.0 {
-        let q = interpolate(&eval(ElementKind::Quad4, xi), x);
-        Some((xi, q))
-    } else {
-        None
-    }
+    (xi[0].abs() < 1.0 && xi[1].abs() < 1.0).then_some((xi, f))
 }
