@@ -103,17 +103,32 @@ fn check(path: PathBuf) -> u8 {
         model.time.dt,
         model.time.dt / info.stable_dt
     );
-    let stiffness = model.bodies.iter().map(|b| b.material.p_wave_modulus()).fold(0.0, f64::max);
+    let stiffness = model
+        .bodies
+        .iter()
+        .map(|b| b.material.p_wave_modulus())
+        .fold(0.0, f64::max);
     let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
     for (i, spec) in model.contacts.iter().enumerate() {
-        match emcontact::contact::pair::ContactPair::new(spec, &model.mesh, model.dim, stiffness, density, model.time.dt) {
+        match emcontact::contact::pair::ContactPair::new(
+            spec,
+            &model.mesh,
+            model.dim,
+            stiffness,
+            density,
+            model.time.dt,
+        ) {
             Ok(p) => {
                 let why = if spec.penalty.is_some() {
                     "given".to_string()
                 } else {
                     format!(
                         "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
-                        if spec.enforcement == emcontact::model::Enforcement::Penalty { 1000 } else { 10 },
+                        if spec.enforcement == emcontact::model::Enforcement::Penalty {
+                            1000
+                        } else {
+                            10
+                        },
                         stiffness / p.h,
                         2.0 * density * p.h / (model.time.dt * model.time.dt),
                         p.h

@@ -83,7 +83,11 @@ fn run(text: &str) -> (RunSummary, Vec<Vec<f64>>, Vec<String>) {
     let path = dir.path().join("case.toml");
     let mut model = input::parse(&path, text).expect("valid input");
     model.output.dir = dir.path().join("out");
-    let opts = RunOptions { vtk: false, plots: false, ..RunOptions::default() };
+    let opts = RunOptions {
+        vtk: false,
+        plots: false,
+        ..RunOptions::default()
+    };
     let s = dynamics::run(&model, &opts).expect("run completes");
     let t = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
     (s, t.rows, t.header)
@@ -97,13 +101,28 @@ fn col(h: &[String], name: &str) -> usize {
 fn frictionless_impact_conserves_energy_exactly() {
     let (s, rows, h) = run(&disk_on_plane(0.0, true, 0.5));
     let active: f64 = rows.iter().map(|r| r[col(&h, "active")]).sum();
-    println!("frictionless: energy drift {:.2e}, penetration {:.2e}, defect {:.2e}", s.max_energy_drift, s.max_penetration, s.update_defect);
+    println!(
+        "frictionless: energy drift {:.2e}, penetration {:.2e}, defect {:.2e}",
+        s.max_energy_drift, s.max_penetration, s.update_defect
+    );
     assert!(active > 0.0, "the disk must hit the plane");
-    assert!(s.last.linear[1] > 0.0, "and bounce: L_y {:?}", s.last.linear);
-    assert!(s.max_energy_drift <= 1e-8, "energy drift {:e}", s.max_energy_drift);
+    assert!(
+        s.last.linear[1] > 0.0,
+        "and bounce: L_y {:?}",
+        s.last.linear
+    );
+    assert!(
+        s.max_energy_drift <= 1e-8,
+        "energy drift {:e}",
+        s.max_energy_drift
+    );
     // augmented Lagrangian at default settings: penetration ≤ 1e-3 of the element size
     let h_el = 2.0 * std::f64::consts::PI / 24.0;
-    assert!(s.max_penetration <= 1e-3 * h_el, "penetration {:e}", s.max_penetration);
+    assert!(
+        s.max_penetration <= 1e-3 * h_el,
+        "penetration {:e}",
+        s.max_penetration
+    );
 }
 
 #[test]
@@ -118,17 +137,30 @@ fn sliding_impact_dissipates_exactly_the_frictional_work() {
         s.update_defect
     );
     assert!(slip > 0.0, "the disk must slide");
-    assert!(s.dissipation > 0.01 * s.initial.total(), "friction must dissipate visibly: {}", s.dissipation);
+    assert!(
+        s.dissipation > 0.01 * s.initial.total(),
+        "friction must dissipate visibly: {}",
+        s.dissipation
+    );
     // |E_n − E_0 + D_n| ≤ 1e-8 E_0 at every step
     let (e, d) = (col(&h, "total"), col(&h, "dissipation"));
     let e0 = rows[0][e];
     for r in &rows {
-        assert!((r[e] - e0 + r[d]).abs() <= 1e-8 * e0, "balance {:e} at t = {}", r[e] - e0 + r[d], r[0]);
+        assert!(
+            (r[e] - e0 + r[d]).abs() <= 1e-8 * e0,
+            "balance {:e} at t = {}",
+            r[e] - e0 + r[d],
+            r[0]
+        );
     }
     // and per step: E_{n+1} − E_n + ΔD = 0
     for w in rows.windows(2) {
         let step = w[1][e] - w[0][e] + (w[1][d] - w[0][d]);
-        assert!(step.abs() <= 1e-8 * e0, "step balance {step:e} at t = {}", w[1][0]);
+        assert!(
+            step.abs() <= 1e-8 * e0,
+            "step balance {step:e} at t = {}",
+            w[1][0]
+        );
     }
 }
 
@@ -136,8 +168,14 @@ fn sliding_impact_dissipates_exactly_the_frictional_work() {
 fn without_the_update_energy_is_not_conserved() {
     let (with, ..) = run(&disk_on_plane(0.0, true, 0.5));
     let (without, ..) = run(&disk_on_plane(0.0, false, 0.5));
-    println!("energy drift with update {:.2e}, without {:.2e}", with.max_energy_drift, without.max_energy_drift);
-    assert!(without.max_energy_drift > 1e-5, "without the velocity update the contact should visibly change the energy");
+    println!(
+        "energy drift with update {:.2e}, without {:.2e}",
+        with.max_energy_drift, without.max_energy_drift
+    );
+    assert!(
+        without.max_energy_drift > 1e-5,
+        "without the velocity update the contact should visibly change the energy"
+    );
     assert!(with.max_energy_drift < 1e-3 * without.max_energy_drift);
 }
 
@@ -152,9 +190,21 @@ fn two_free_bodies_conserve_momenta_and_energy() {
             s.max_linear_drift, s.max_angular_drift, s.max_energy_drift, s.dissipation
         );
         assert!(active > 0.0, "contact must happen");
-        assert!(s.max_linear_drift <= 1e-10, "L drift {:e}", s.max_linear_drift);
-        assert!(s.max_angular_drift <= 1e-10, "J drift {:e}", s.max_angular_drift);
-        assert!(s.max_energy_drift <= 1e-8, "energy balance {:e}", s.max_energy_drift);
+        assert!(
+            s.max_linear_drift <= 1e-10,
+            "L drift {:e}",
+            s.max_linear_drift
+        );
+        assert!(
+            s.max_angular_drift <= 1e-10,
+            "J drift {:e}",
+            s.max_angular_drift
+        );
+        assert!(
+            s.max_energy_drift <= 1e-8,
+            "energy balance {:e}",
+            s.max_energy_drift
+        );
     }
 }
 
@@ -162,7 +212,11 @@ fn check_exit(text: &str, names: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("c.toml");
     std::fs::write(&p, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_emcontact")).arg("check").arg(&p).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_emcontact"))
+        .arg("check")
+        .arg(&p)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     for n in names {
@@ -173,11 +227,29 @@ fn check_exit(text: &str, names: &[&str]) {
 #[test]
 fn bad_contact_input_is_rejected_with_the_key() {
     let good = disk_on_block(0.3);
-    check_exit(&good.replace("master = \"block_ymax\"", "master = \"lid\""), &["contact[0].master", "lid"]);
-    check_exit(&good.replace("master = \"block_ymax\"", "master = \"block\""), &["contact[0].master", "surface"]);
-    check_exit(&good.replace("slave = \"disk_outer\"", "slave = \"disk\""), &["contact[0].slave", "surface"]);
-    check_exit(&good.replace("friction = 0.3", "friction = -0.1"), &["contact[0].friction"]);
+    check_exit(
+        &good.replace("master = \"block_ymax\"", "master = \"lid\""),
+        &["contact[0].master", "lid"],
+    );
+    check_exit(
+        &good.replace("master = \"block_ymax\"", "master = \"block\""),
+        &["contact[0].master", "surface"],
+    );
+    check_exit(
+        &good.replace("slave = \"disk_outer\"", "slave = \"disk\""),
+        &["contact[0].slave", "surface"],
+    );
+    check_exit(
+        &good.replace("friction = 0.3", "friction = -0.1"),
+        &["contact[0].friction"],
+    );
     let plane = disk_on_plane(0.0, true, 0.0);
-    check_exit(&plane.replace("normal = [0.0, 1.0]", "normal = [0.0, 0.0]"), &["contact[0].master_plane.normal", "zero"]);
-    check_exit(&plane.replace("friction = 0", "friction = 0\nenforcement = \"magic\""), &["contact[0].enforcement"]);
+    check_exit(
+        &plane.replace("normal = [0.0, 1.0]", "normal = [0.0, 0.0]"),
+        &["contact[0].master_plane.normal", "zero"],
+    );
+    check_exit(
+        &plane.replace("friction = 0", "friction = 0\nenforcement = \"magic\""),
+        &["contact[0].enforcement"],
+    );
 }

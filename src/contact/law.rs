@@ -33,13 +33,34 @@ impl NormalCase {
 /// alone decides: it is continuous, equals Table 1 in the penalty limit
 /// (`λ_N = 0`), and at converged augmentations gives the same complementarity
 /// (`p > 0 ⇒` constraint met, constraint slack `⇒ p = 0`).
-pub fn normal_law(in_contact: bool, lambda: f64, eps: f64, g1: f64, dt: f64, v_n: f64) -> (NormalCase, f64) {
+pub fn normal_law(
+    in_contact: bool,
+    lambda: f64,
+    eps: f64,
+    g1: f64,
+    dt: f64,
+    v_n: f64,
+) -> (NormalCase, f64) {
     if in_contact {
         let p = (lambda - eps * dt * v_n).max(0.0);
-        (if p > 0.0 { NormalCase::Persistent } else { NormalCase::Released }, p)
+        (
+            if p > 0.0 {
+                NormalCase::Persistent
+            } else {
+                NormalCase::Released
+            },
+            p,
+        )
     } else {
         let p = (lambda - eps * g1).max(0.0);
-        (if p > 0.0 { NormalCase::New } else { NormalCase::Open }, p)
+        (
+            if p > 0.0 {
+                NormalCase::New
+            } else {
+                NormalCase::Open
+            },
+            p,
+        )
     }
 }
 
@@ -136,13 +157,22 @@ mod tests {
     #[test]
     fn table_1_cases_and_pressures() {
         // not in contact at n: g_{n+1} decides (λ = 0)
-        assert_eq!(normal_law(false, 0.0, 100.0, 0.1, 0.1, -1.0), (NormalCase::Open, 0.0));
-        assert_eq!(normal_law(false, 0.0, 100.0, -0.01, 0.1, -1.0), (NormalCase::New, 1.0));
+        assert_eq!(
+            normal_law(false, 0.0, 100.0, 0.1, 0.1, -1.0),
+            (NormalCase::Open, 0.0)
+        );
+        assert_eq!(
+            normal_law(false, 0.0, 100.0, -0.01, 0.1, -1.0),
+            (NormalCase::New, 1.0)
+        );
         // in contact at n: v_N decides
         let (c, p) = normal_law(true, 2.0, 100.0, -0.01, 0.1, -0.5);
         assert_eq!(c, NormalCase::Persistent);
         assert!((p - 7.0).abs() < 1e-14);
-        assert_eq!(normal_law(true, 0.0, 100.0, -0.01, 0.1, 0.5), (NormalCase::Released, 0.0));
+        assert_eq!(
+            normal_law(true, 0.0, 100.0, -0.01, 0.1, 0.5),
+            (NormalCase::Released, 0.0)
+        );
         // continuity at the switch with a warm multiplier: p → 0 as λ − εΔt v_N → 0
         let (_, p) = normal_law(true, 1.0, 100.0, 0.0, 0.1, 0.1 - 1e-12);
         assert!(p > 0.0 && p < 1e-9);

@@ -14,7 +14,9 @@
 //!   error O(h²) ≈ 1e-10 relative, below the Newton tolerance).
 
 use super::geometry::{project, GeometryError, Kinematics, Location, MAX_NODES};
-use super::law::{covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase};
+use super::law::{
+    covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase,
+};
 use crate::fe::ElementKind;
 use crate::linalg::BlockPattern;
 use crate::mesh::{Element, Mesh};
@@ -26,7 +28,11 @@ pub enum ContactSetupError {
     #[error("contact surface \"{0}\" has no elements")]
     Empty(String),
     #[error("contact surface \"{group}\": {kind} elements cannot be contact faces in {dim}D")]
-    WrongFace { group: String, kind: &'static str, dim: usize },
+    WrongFace {
+        group: String,
+        kind: &'static str,
+        dim: usize,
+    },
 }
 
 /// Per-slave state carried from step to step.
@@ -97,7 +103,11 @@ impl PointEval {
 #[derive(Debug, Clone)]
 enum Master {
     Faces(Vec<Element>),
-    Plane { point: [f64; 3], normal: [f64; 3], tangents: [[f64; 3]; 2] },
+    Plane {
+        point: [f64; 3],
+        normal: [f64; 3],
+        tangents: [[f64; 3]; 2],
+    },
 }
 
 /// A contact pair with its per-slave state.
@@ -129,7 +139,11 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 fn norm(a: [f64; 3]) -> f64 {
     dot(a, a).sqrt()
@@ -169,8 +183,18 @@ fn face_weights(kind: ElementKind, x: &[[f64; 3]], out: &mut [f64]) {
                     0.25 * (1.0 + xi) * (1.0 + eta),
                     0.25 * (1.0 - xi) * (1.0 + eta),
                 ];
-                let dxi = [-(1.0 - eta) / 4.0, (1.0 - eta) / 4.0, (1.0 + eta) / 4.0, -(1.0 + eta) / 4.0];
-                let deta = [-(1.0 - xi) / 4.0, -(1.0 + xi) / 4.0, (1.0 + xi) / 4.0, (1.0 - xi) / 4.0];
+                let dxi = [
+                    -(1.0 - eta) / 4.0,
+                    (1.0 - eta) / 4.0,
+                    (1.0 + eta) / 4.0,
+                    -(1.0 + eta) / 4.0,
+                ];
+                let deta = [
+                    -(1.0 - xi) / 4.0,
+                    -(1.0 + xi) / 4.0,
+                    (1.0 + xi) / 4.0,
+                    (1.0 - xi) / 4.0,
+                ];
                 let mut t1 = [0.0; 3];
                 let mut t2 = [0.0; 3];
                 for a in 0..4 {
@@ -197,7 +221,13 @@ fn node_x(x: &[f64], a: usize, d: usize) -> [f64; 3] {
 }
 
 /// Kinematics of a slave point against a rigid plane: `N_s = ν`, `D^α_s = τ_α`.
-fn plane_kinematics(point: [f64; 3], normal: [f64; 3], tangents: &[[f64; 3]; 2], xs: [f64; 3], dim: usize) -> Kinematics {
+fn plane_kinematics(
+    point: [f64; 3],
+    normal: [f64; 3],
+    tangents: &[[f64; 3]; 2],
+    xs: [f64; 3],
+    dim: usize,
+) -> Kinematics {
     let s = sub(xs, point);
     let gap = dot(s, normal);
     let nt = dim - 1;
@@ -214,7 +244,11 @@ fn plane_kinematics(point: [f64; 3], normal: [f64; 3], tangents: &[[f64; 3]; 2],
     let mut p = [0.0; MAX_NODES];
     p[0] = 1.0;
     Kinematics {
-        kind: if dim == 2 { ElementKind::Line2 } else { ElementKind::Quad4 },
+        kind: if dim == 2 {
+            ElementKind::Line2
+        } else {
+            ElementKind::Quad4
+        },
         n_nodes: 1,
         n_tangents: nt,
         xi: [0.0; 2],
@@ -255,8 +289,16 @@ impl ContactPair {
         density: f64,
         dt: f64,
     ) -> Result<ContactPair, ContactSetupError> {
-        let face_kind_ok = |k: ElementKind| if dim == 2 { k == ElementKind::Line2 } else { matches!(k, ElementKind::Tri3 | ElementKind::Quad4) };
-        let slave_group = mesh.group(&spec.slave).ok_or_else(|| ContactSetupError::Empty(spec.slave.clone()))?;
+        let face_kind_ok = |k: ElementKind| {
+            if dim == 2 {
+                k == ElementKind::Line2
+            } else {
+                matches!(k, ElementKind::Tri3 | ElementKind::Quad4)
+            }
+        };
+        let slave_group = mesh
+            .group(&spec.slave)
+            .ok_or_else(|| ContactSetupError::Empty(spec.slave.clone()))?;
         if slave_group.elements.is_empty() {
             return Err(ContactSetupError::Empty(spec.slave.clone()));
         }
@@ -266,7 +308,11 @@ impl ContactPair {
         let mut h_sum = 0.0;
         for e in &slave_group.elements {
             if !face_kind_ok(e.kind) {
-                return Err(ContactSetupError::WrongFace { group: spec.slave.clone(), kind: e.kind.name(), dim });
+                return Err(ContactSetupError::WrongFace {
+                    group: spec.slave.clone(),
+                    kind: e.kind.name(),
+                    dim,
+                });
             }
             let n = e.nodes().len();
             for (k, &a) in e.nodes().iter().enumerate() {
@@ -280,21 +326,31 @@ impl ContactPair {
             }
         }
         let mut h = h_sum / slave_group.elements.len() as f64;
-        let mut slaves: Vec<usize> = slave_group.elements.iter().flat_map(|e| e.nodes().iter().copied()).collect();
+        let mut slaves: Vec<usize> = slave_group
+            .elements
+            .iter()
+            .flat_map(|e| e.nodes().iter().copied())
+            .collect();
         slaves.sort_unstable();
         slaves.dedup();
         let weights = slaves.iter().map(|&a| area[a]).collect();
 
         let master = match &spec.master {
             MasterSpec::Surface(name) => {
-                let g = mesh.group(name).ok_or_else(|| ContactSetupError::Empty(name.clone()))?;
+                let g = mesh
+                    .group(name)
+                    .ok_or_else(|| ContactSetupError::Empty(name.clone()))?;
                 if g.elements.is_empty() {
                     return Err(ContactSetupError::Empty(name.clone()));
                 }
                 let mut hm = 0.0;
                 for e in &g.elements {
                     if !face_kind_ok(e.kind) {
-                        return Err(ContactSetupError::WrongFace { group: name.clone(), kind: e.kind.name(), dim });
+                        return Err(ContactSetupError::WrongFace {
+                            group: name.clone(),
+                            kind: e.kind.name(),
+                            dim,
+                        });
                     }
                     let n = e.nodes().len();
                     for (k, &a) in e.nodes().iter().enumerate() {
@@ -311,13 +367,25 @@ impl ContactPair {
                 let t1 = if dim == 2 {
                     [-normal[1], normal[0], 0.0]
                 } else {
-                    let a = if normal[0].abs() < 0.9 { [1.0, 0.0, 0.0] } else { [0.0, 1.0, 0.0] };
+                    let a = if normal[0].abs() < 0.9 {
+                        [1.0, 0.0, 0.0]
+                    } else {
+                        [0.0, 1.0, 0.0]
+                    };
                     let c = cross(*normal, a);
                     let l = norm(c);
                     [c[0] / l, c[1] / l, c[2] / l]
                 };
-                let t2 = if dim == 2 { [0.0; 3] } else { cross(*normal, t1) };
-                Master::Plane { point: *point, normal: *normal, tangents: [t1, t2] }
+                let t2 = if dim == 2 {
+                    [0.0; 3]
+                } else {
+                    cross(*normal, t1)
+                };
+                Master::Plane {
+                    point: *point,
+                    normal: *normal,
+                    tangents: [t1, t2],
+                }
             }
         };
         // Default penalty: stiffer than both the bulk (E/h) and the nodal inertia
@@ -327,7 +395,9 @@ impl ContactPair {
             Enforcement::AugmentedLagrangian => 10.0,
             Enforcement::Penalty => 1000.0,
         };
-        let eps_n = spec.penalty.unwrap_or(factor * (stiffness / h).max(2.0 * density * h / (dt * dt)));
+        let eps_n = spec
+            .penalty
+            .unwrap_or(factor * (stiffness / h).max(2.0 * density * h / (dt * dt)));
         let eps_t = spec.tangential_penalty.unwrap_or(eps_n);
         let n_slaves = slaves.len();
         Ok(ContactPair {
@@ -359,8 +429,13 @@ impl ContactPair {
     /// enlarged by `reach`) holds it.
     pub fn couplings(&self, x: &[f64], reach: f64) -> Vec<Vec<usize>> {
         let d = self.dim;
-        let Master::Faces(faces) = &self.master else { return Vec::new() };
-        let boxes: Vec<([f64; 3], [f64; 3])> = faces.iter().map(|e| self.face_box(e, x, reach + self.h)).collect();
+        let Master::Faces(faces) = &self.master else {
+            return Vec::new();
+        };
+        let boxes: Vec<([f64; 3], [f64; 3])> = faces
+            .iter()
+            .map(|e| self.face_box(e, x, reach + self.h))
+            .collect();
         let mut out = Vec::new();
         for &s in &self.slaves {
             let xs = node_x(x, s, d);
@@ -394,7 +469,9 @@ impl ContactPair {
 
     /// Averaged outward node normals of the master at configuration `x`.
     fn update_node_normals(&mut self, x: &[f64]) {
-        let Master::Faces(faces) = &self.master else { return };
+        let Master::Faces(faces) = &self.master else {
+            return;
+        };
         let mut xs = [[0.0; 3]; 4];
         for e in faces {
             for &a in e.nodes() {
@@ -430,9 +507,21 @@ impl ContactPair {
     }
 
     /// Kinematics of slave `xs` against face `e` whose node positions are `xf`.
-    fn kinematics(&self, face: Option<usize>, xs: [f64; 3], xf: &[[f64; 3]]) -> Result<Kinematics, GeometryError> {
+    fn kinematics(
+        &self,
+        face: Option<usize>,
+        xs: [f64; 3],
+        xf: &[[f64; 3]],
+    ) -> Result<Kinematics, GeometryError> {
         match (&self.master, face) {
-            (Master::Plane { point, normal, tangents }, _) => Ok(plane_kinematics(*point, *normal, tangents, xs, self.dim)),
+            (
+                Master::Plane {
+                    point,
+                    normal,
+                    tangents,
+                },
+                _,
+            ) => Ok(plane_kinematics(*point, *normal, tangents, xs, self.dim)),
             (Master::Faces(faces), Some(f)) => {
                 let e = &faces[f];
                 let proj = project(e.kind, xf, xs);
@@ -445,7 +534,9 @@ impl ContactPair {
     /// The closest master face to `xs` in configuration `x` (brute force over
     /// faces whose box can hold a closer point), or `None` beyond `cutoff`.
     fn closest_face(&self, x: &[f64], xs: [f64; 3], cutoff: f64) -> Option<usize> {
-        let Master::Faces(faces) = &self.master else { return None };
+        let Master::Faces(faces) = &self.master else {
+            return None;
+        };
         let mut best: Option<(f64, u8, usize)> = None;
         let mut xf = [[0.0; 3]; 4];
         for (i, e) in faces.iter().enumerate() {
@@ -461,7 +552,10 @@ impl ContactPair {
             let p = project(e.kind, &xf[..n], xs);
             let better = match best {
                 None => p.distance <= cutoff,
-                Some((d, r, _)) => p.distance < d * (1.0 - 1e-12) || (p.distance <= d * (1.0 + 1e-12) && p.location.rank() < r),
+                Some((d, r, _)) => {
+                    p.distance < d * (1.0 - 1e-12)
+                        || (p.distance <= d * (1.0 + 1e-12) && p.location.rank() < r)
+                }
             };
             if better {
                 best = Some((p.distance, p.location.rank(), i));
@@ -509,9 +603,16 @@ impl ContactPair {
         let v_n = km.normal_rate(&w[..n]);
         let v_t = km.tangential_rates(&w[..n]);
         let st = &self.state[k];
-        let lambda_n = if self.spec.enforcement == Enforcement::Penalty { 0.0 } else { st.lambda_n };
+        let lambda_n = if self.spec.enforcement == Enforcement::Penalty {
+            0.0
+        } else {
+            st.lambda_n
+        };
         let (case, p) = match frozen {
-            Some(f) => (f.case, normal_pressure(f.case, lambda_n, self.eps_n, k1.gap, dt, v_n)),
+            Some(f) => (
+                f.case,
+                normal_pressure(f.case, lambda_n, self.eps_n, k1.gap, dt, v_n),
+            ),
             None => normal_law(st.in_contact, lambda_n, self.eps_n, k1.gap, dt, v_n),
         };
         let nt = km.n_tangents;
@@ -520,7 +621,11 @@ impl ContactPair {
         let lam_vec = match frozen {
             Some(f) => f.lambda_t,
             None => {
-                let lv = if self.spec.enforcement == Enforcement::Penalty { [0.0; 3] } else { st.lambda_t };
+                let lv = if self.spec.enforcement == Enforcement::Penalty {
+                    [0.0; 3]
+                } else {
+                    st.lambda_t
+                };
                 let cov = [dot(lv, km.tangents[0]), dot(lv, km.tangents[1])];
                 if reset_multiplier(cov, v_t, nt) == [0.0; 2] {
                     [0.0; 3]
@@ -529,16 +634,48 @@ impl ContactPair {
                 }
             }
         };
-        let lam = [dot(lam_vec, km.tangents[0]), if nt > 1 { dot(lam_vec, km.tangents[1]) } else { 0.0 }];
+        let lam = [
+            dot(lam_vec, km.tangents[0]),
+            if nt > 1 {
+                dot(lam_vec, km.tangents[1])
+            } else {
+                0.0
+            },
+        ];
         let (t, slip) = if p > 0.0 && self.spec.friction > 0.0 {
-            let r = return_map(lam, self.eps_t, dt, &km.metric, &km.metric_inv, v_t, self.spec.friction, p, nt);
+            let r = return_map(
+                lam,
+                self.eps_t,
+                dt,
+                &km.metric,
+                &km.metric_inv,
+                v_t,
+                self.spec.friction,
+                p,
+                nt,
+            );
             match frozen {
                 // keep the branch chosen at the base point (FD tangent)
                 Some(f) if f.slip != r.slip => {
-                    let trial = return_map(lam, self.eps_t, dt, &km.metric, &km.metric_inv, v_t, 1.0, f64::INFINITY, nt).t;
+                    let trial = return_map(
+                        lam,
+                        self.eps_t,
+                        dt,
+                        &km.metric,
+                        &km.metric_inv,
+                        v_t,
+                        1.0,
+                        f64::INFINITY,
+                        nt,
+                    )
+                    .t;
                     if f.slip {
                         let tn = covariant_norm(trial, &km.metric_inv, nt);
-                        let s = if tn > 0.0 { self.spec.friction * p / tn } else { 0.0 };
+                        let s = if tn > 0.0 {
+                            self.spec.friction * p / tn
+                        } else {
+                            0.0
+                        };
                         ([trial[0] * s, trial[1] * s], true)
                     } else {
                         (trial, false)
@@ -621,7 +758,11 @@ impl ContactPair {
                 }
             }
             if let Some((pattern, kv)) = k.as_mut() {
-                let frozen = Frozen { case: ev.case, slip: ev.slip, lambda_t: lam };
+                let frozen = Frozen {
+                    case: ev.case,
+                    slip: ev.slip,
+                    lambda_t: lam,
+                };
                 let step = 1e-7 * self.h.max(f64::MIN_POSITIVE);
                 for b in 0..n {
                     for j in 0..D {
@@ -629,10 +770,14 @@ impl ContactPair {
                         let mut lm = l1;
                         lp[b][j] += step;
                         lm[b][j] -= step;
-                        let (fp, _, _) = self.local_force(kk, face, &l0[..n], &lp[..n], dt, Some(frozen))?;
-                        let (fm, _, _) = self.local_force(kk, face, &l0[..n], &lm[..n], dt, Some(frozen))?;
+                        let (fp, _, _) =
+                            self.local_force(kk, face, &l0[..n], &lp[..n], dt, Some(frozen))?;
+                        let (fm, _, _) =
+                            self.local_force(kk, face, &l0[..n], &lm[..n], dt, Some(frozen))?;
                         for a in 0..n {
-                            let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else { continue };
+                            let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else {
+                                continue;
+                            };
                             for i in 0..D {
                                 let dfdx = (fp[a][i] - fm[a][i]) / (2.0 * step);
                                 kv[pattern.position(off, i, nodes[b], j)] -= dfdx;
@@ -743,7 +888,9 @@ impl ContactPair {
             for a in 0..n {
                 l1[a] = node_x(x1, nodes[a], D);
             }
-            let Ok(k1) = self.kinematics(ev.face, l1[0], &l1[1..n]) else { continue };
+            let Ok(k1) = self.kinematics(ev.face, l1[0], &l1[1..n]) else {
+                continue;
+            };
             let g = k1.nodal_forces(ev.p, ev.t);
             let mut wg = [[0.0; 3]; MAX_NODES];
             for a in 0..n {
@@ -752,7 +899,13 @@ impl ContactPair {
                 }
             }
             let c = dt * ev.weight * (ev.power() + ev.dissipation_rate());
-            out.push(UpdatePoint { nodes, n, g: wg, c, dissipation: dt * ev.weight * ev.dissipation_rate() });
+            out.push(UpdatePoint {
+                nodes,
+                n,
+                g: wg,
+                c,
+                dissipation: dt * ev.weight * ev.dissipation_rate(),
+            });
         }
         out
     }

@@ -50,12 +50,24 @@ pub fn measure<const D: usize>(
             linear[i] += p[i];
             gravity -= sys.lumped[a] * g[i] * xa[i];
         }
-        let j = [xa[1] * p[2] - xa[2] * p[1], xa[2] * p[0] - xa[0] * p[2], xa[0] * p[1] - xa[1] * p[0]];
+        let j = [
+            xa[1] * p[2] - xa[2] * p[1],
+            xa[2] * p[0] - xa[0] * p[2],
+            xa[0] * p[1] - xa[1] * p[0],
+        ];
         for i in 0..3 {
             angular[i] += j[i];
         }
         linear_scale += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
         angular_scale += (j[0] * j[0] + j[1] * j[1] + j[2] * j[2]).sqrt();
     }
-    Ok(Measures { kinetic, strain, gravity, linear, angular, linear_scale, angular_scale })
+    Ok(Measures {
+        kinetic,
+        strain,
+        gravity,
+        linear,
+        angular,
+        linear_scale,
+        angular_scale,
+    })
 }

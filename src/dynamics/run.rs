@@ -333,13 +333,7 @@ struct Recorder {
 }
 
 impl Recorder {
-    fn row(
-        &mut self,
-        t: f64,
-        dt: f64,
-        m: &Measures,
-        r: &StepReport,
-    ) -> Result<(), OutputError> {
+    fn row(&mut self, t: f64, dt: f64, m: &Measures, r: &StepReport) -> Result<(), OutputError> {
         self.dissipation += r.dissipation;
         self.defect += r.update_defect;
         self.history.row(&[
@@ -384,10 +378,21 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     let sys = System::<D>::new(model)?;
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
-    let stiffness = model.bodies.iter().map(|b| b.material.p_wave_modulus()).fold(0.0, f64::max);
+    let stiffness = model
+        .bodies
+        .iter()
+        .map(|b| b.material.p_wave_modulus())
+        .fold(0.0, f64::max);
     let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
     for spec in &model.contacts {
-        stepper.contacts.push(ContactPair::new(spec, &model.mesh, D, stiffness, density, model.time.dt)?);
+        stepper.contacts.push(ContactPair::new(
+            spec,
+            &model.mesh,
+            D,
+            stiffness,
+            density,
+            model.time.dt,
+        )?);
     }
     let mut state = stepper
         .initial_state(x0, v0)
@@ -479,8 +484,9 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
                 rec.row(s.t, h, &m, &report)?;
                 // energy balance: E_n + (frictional work so far) − E_0
                 let balance = m.total() + rec.dissipation - e0;
-                summary.max_energy_drift =
-                    summary.max_energy_drift.max(balance.abs() / e0.abs().max(f64::MIN_POSITIVE));
+                summary.max_energy_drift = summary
+                    .max_energy_drift
+                    .max(balance.abs() / e0.abs().max(f64::MIN_POSITIVE));
                 summary.dissipation = rec.dissipation;
                 summary.update_defect = rec.defect;
                 summary.max_penetration = summary.max_penetration.max(report.max_penetration);

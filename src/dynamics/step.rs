@@ -70,8 +70,13 @@ pub enum StepError {
     NonFinite,
     #[error("contact geometry: {0}")]
     Contact(#[from] GeometryError),
-    #[error("contact constraints not met after {augmentations} augmentations (violation {violation:e})")]
-    Augmentation { augmentations: usize, violation: f64 },
+    #[error(
+        "contact constraints not met after {augmentations} augmentations (violation {violation:e})"
+    )]
+    Augmentation {
+        augmentations: usize,
+        violation: f64,
+    },
 }
 
 /// Newton solver state for one system; scratch is allocated once.
@@ -219,6 +224,31 @@ impl<const D: usize> Stepper<D> {
         Ok(Eval { norm: n, scale })
     }
 
+    /// Residual and tangent at `x_trial`, into `r_trial` and `k_trial`.
+    fn evaluate_trial(
+        &mut self,
+        x0: &[f64],
+        cm: f64,
+        eval: StressEval,
+        dt: f64,
+    ) -> Result<Eval, StepError> {
+        Self::evaluate(
+            &self.sys,
+            x0,
+            &self.x_trial,
+            &self.x_hat,
+            &self.f_ext,
+            cm,
+            eval,
+            dt,
+            &mut self.contacts,
+            &mut self.f,
+            &mut self.mv,
+            &mut self.r_trial,
+            &mut self.k_trial,
+        )
+    }
+
     /// Makes the stiffness pattern hold the contact couplings of the coming step
     /// (re-doing the symbolic analysis only when the pattern grows).
     fn refresh_couplings(&mut self, s0: &State, dt: f64) -> Result<(), StepError> {
@@ -227,7 +257,11 @@ impl<const D: usize> Stepper<D> {
         }
         let vmax = s0.v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let reach = 2.0 * vmax * dt;
-        let lists: Vec<Vec<usize>> = self.contacts.iter().flat_map(|c| c.couplings(&s0.x, reach)).collect();
+        let lists: Vec<Vec<usize>> = self
+            .contacts
+            .iter()
+            .flat_map(|c| c.couplings(&s0.x, reach))
+            .collect();
         if self.sys.set_couplings(lists) {
             self.lu = SparseLu::new(&self.sys.pattern)?;
             let nnz = self.sys.pattern.nnz();
@@ -240,29 +274,27 @@ impl<const D: usize> Stepper<D> {
 
     /// Newton's method on `x1` (from its current value) with the contact
     /// multipliers fixed.
-    fn newton(&mut self, s0: &State, x1: &mut Vec<f64>, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
+    fn newton(
+        &mut self,
+        s0: &State,
+        x1: &mut Vec<f64>,
+        dt: f64,
+        report: &mut StepReport,
+    ) -> Result<(), StepError> {
         let (cm, eval) = self.coefficients(dt);
         let n = s0.x.len();
-        let mut cur = Self::evaluate(
-            &self.sys,
-            &s0.x,
-            x1,
-            &self.x_hat,
-            &self.f_ext,
-            cm,
-            eval,
-            dt,
-            &mut self.contacts,
-            &mut self.f,
-            &mut self.mv,
-            &mut self.r,
-            &mut self.k,
-        )?;
+        self.x_trial.copy_from_slice(x1);
+        let mut cur = self.evaluate_trial(&s0.x, cm, eval, dt)?;
+        std::mem::swap(&mut self.r, &mut self.r_trial);
+        std::mem::swap(&mut self.k, &mut self.k_trial);
         report.residual_history.push(cur.norm / cur.scale);
         let mut it = 0;
         while cur.norm > self.params.tolerance * cur.scale {
             if it == self.params.max_iterations {
-                return Err(StepError::NoConvergence { iterations: it, residual: cur.norm / cur.scale });
+                return Err(StepError::NoConvergence {
+                    iterations: it,
+                    residual: cur.norm / cur.scale,
+                });
             }
             it += 1;
             self.lu.factorize(&self.sys.pattern, &self.k)?;
@@ -285,22 +317,12 @@ impl<const D: usize> Stepper<D> {
                 for i in 0..n {
                     self.x_trial[i] = x1[i] + s * self.dx[i];
                 }
-                match Self::evaluate(
-                    &self.sys,
-                    &s0.x,
-                    &self.x_trial,
-                    &self.x_hat,
-                    &self.f_ext,
-                    cm,
-                    eval,
-                    dt,
-                    &mut self.contacts,
-                    &mut self.f,
-                    &mut self.mv,
-                    &mut self.r_trial,
-                    &mut self.k_trial,
-                ) {
-                    Ok(e) if at_round_off || e.norm < cur.norm || e.norm <= self.params.tolerance * e.scale => {
+                match self.evaluate_trial(&s0.x, cm, eval, dt) {
+                    Ok(e)
+                        if at_round_off
+                            || e.norm < cur.norm
+                            || e.norm <= self.params.tolerance * e.scale =>
+                    {
                         accepted = Some(e);
                         break;
                     }
@@ -318,21 +340,7 @@ impl<const D: usize> Stepper<D> {
                     for i in 0..n {
                         self.x_trial[i] = x1[i] + self.dx[i];
                     }
-                    match Self::evaluate(
-                        &self.sys,
-                        &s0.x,
-                        &self.x_trial,
-                        &self.x_hat,
-                        &self.f_ext,
-                        cm,
-                        eval,
-                        dt,
-                        &mut self.contacts,
-                        &mut self.f,
-                        &mut self.mv,
-                        &mut self.r_trial,
-                        &mut self.k_trial,
-                    ) {
+                    match self.evaluate_trial(&s0.x, cm, eval, dt) {
                         Ok(e) if !self.contacts.is_empty() => e,
                         Ok(_) => {
                             return Err(failure.unwrap_or(StepError::NoConvergence {
@@ -352,7 +360,10 @@ impl<const D: usize> Stepper<D> {
             log::trace!(
                 "newton {it}: relative residual {:.3e}, step length {s}, active contacts {}",
                 cur.norm / cur.scale,
-                self.contacts.iter().map(|c| c.evals.iter().filter(|e| e.active).count()).sum::<usize>()
+                self.contacts
+                    .iter()
+                    .map(|c| c.evals.iter().filter(|e| e.active).count())
+                    .sum::<usize>()
             );
             if at_round_off {
                 break;
@@ -394,9 +405,15 @@ impl<const D: usize> Stepper<D> {
         // Uzawa loop (Love & Laursen §3.6): Newton with fixed multipliers, then
         // update them until every pair meets its tolerance.
         let augmented: Vec<usize> = (0..self.contacts.len())
-            .filter(|&c| self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian)
+            .filter(|&c| {
+                self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian
+            })
             .collect();
-        let max_aug = augmented.iter().map(|&c| self.contacts[c].spec.max_augmentations).max().unwrap_or(0);
+        let max_aug = augmented
+            .iter()
+            .map(|&c| self.contacts[c].spec.max_augmentations)
+            .max()
+            .unwrap_or(0);
         loop {
             self.newton(s0, &mut x1, dt, &mut report)?;
             if augmented.is_empty() {
@@ -409,12 +426,18 @@ impl<const D: usize> Stepper<D> {
                 met &= v <= self.contacts[c].tol_abs;
                 worst = worst.max(v);
             }
-            log::trace!("augmentation {}: largest violation {worst:.3e}", report.augmentations);
+            log::trace!(
+                "augmentation {}: largest violation {worst:.3e}",
+                report.augmentations
+            );
             if met {
                 break;
             }
             if report.augmentations >= max_aug {
-                return Err(StepError::Augmentation { augmentations: report.augmentations, violation: worst });
+                return Err(StepError::Augmentation {
+                    augmentations: report.augmentations,
+                    violation: worst,
+                });
             }
             report.augmentations += 1;
         }
@@ -440,7 +463,15 @@ impl<const D: usize> Stepper<D> {
         if self.integrator == Integrator::EnergyMomentum {
             self.velocity_update(&x1, dt, &mut v1, &mut report)?;
         }
-        Ok((State { t: s0.t + dt, x: x1, v: v1, a: a1 }, report))
+        Ok((
+            State {
+                t: s0.t + dt,
+                x: x1,
+                v: v1,
+                a: a1,
+            },
+            report,
+        ))
     }
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
@@ -463,7 +494,13 @@ impl<const D: usize> Stepper<D> {
     /// The velocity update of Love & Laursen 2003 (eqs. 72–78, 86–87; DESIGN §6)
     /// for the pairs that ask for it; frictional work of the others is still
     /// reported. Lumped mass: `M⁻¹` per node; consistent mass: solves with `M`.
-    fn velocity_update(&mut self, x1: &[f64], dt: f64, v1: &mut [f64], report: &mut StepReport) -> Result<(), StepError> {
+    fn velocity_update(
+        &mut self,
+        x1: &[f64],
+        dt: f64,
+        v1: &mut [f64],
+        report: &mut StepReport,
+    ) -> Result<(), StepError> {
         let mut points = Vec::new();
         for c in self.contacts.iter().filter(|c| c.spec.velocity_update) {
             points.extend(c.update_terms::<D>(x1, dt));
@@ -492,7 +529,14 @@ impl<const D: usize> Stepper<D> {
                 }
                 self.sys.zero_fixed(&mut g_full);
                 self.lu.solve_in_place(&mut g_full)?;
-                y.push(g_full.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, v)| (i, *v)).collect());
+                y.push(
+                    g_full
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| **v != 0.0)
+                        .map(|(i, v)| (i, *v))
+                        .collect(),
+                );
             } else {
                 let mut yl = Vec::with_capacity(p.n * D);
                 for a in 0..p.n {
@@ -545,7 +589,10 @@ impl<const D: usize> Stepper<D> {
         let c: Vec<f64> = points.iter().map(|p| p.c).collect();
         let imp = solve_impulses(&SparseRows { rows }, &b, &c, 1000);
         if !imp.unsolved.is_empty() {
-            log::debug!("velocity update: {} point(s) without admissible root", imp.unsolved.len());
+            log::debug!(
+                "velocity update: {} point(s) without admissible root",
+                imp.unsolved.len()
+            );
         }
         for (l, yl) in y.iter().enumerate() {
             for &(dof, v) in yl {

@@ -167,7 +167,11 @@ impl<const D: usize> System<D> {
             fixed_diagonals: Vec::new(),
             node_body,
             couplings: Vec::new(),
-            body_mass: model.bodies.iter().map(|b| (b.density, b.mass == MassKind::Consistent)).collect(),
+            body_mass: model
+                .bodies
+                .iter()
+                .map(|b| (b.density, b.mass == MassKind::Consistent))
+                .collect(),
         };
         sys.build_mass(model)?;
         // Nodes of no body: no mass, held fixed.
@@ -200,19 +204,28 @@ impl<const D: usize> System<D> {
     /// factorization.
     pub fn set_couplings(&mut self, couplings: Vec<Vec<usize>>) -> bool {
         let covered = couplings.iter().all(|l| {
-            l.iter().all(|&a| l.iter().all(|&b| self.pattern.block_offset(a, b).is_some()))
+            l.iter()
+                .all(|&a| l.iter().all(|&b| self.pattern.block_offset(a, b).is_some()))
         });
         if covered {
             return false;
         }
         self.couplings = couplings;
-        let lists = self.elements.iter().map(|e| e.element.nodes()).chain(self.couplings.iter().map(|l| &l[..]));
+        let lists = self
+            .elements
+            .iter()
+            .map(|e| e.element.nodes())
+            .chain(self.couplings.iter().map(|l| &l[..]));
         self.pattern = BlockPattern::new(self.n_nodes, D, lists);
         self.pair_off.clear();
         for e in &self.elements {
             for &a in e.element.nodes() {
                 for &b in e.element.nodes() {
-                    self.pair_off.push(self.pattern.block_offset(a, b).expect("element nodes are coupled") as u32);
+                    self.pair_off.push(
+                        self.pattern
+                            .block_offset(a, b)
+                            .expect("element nodes are coupled") as u32,
+                    );
                 }
             }
         }
@@ -235,8 +248,14 @@ impl<const D: usize> System<D> {
             for (k, &a) in nodes.iter().enumerate() {
                 xe[k] = self.xref[a];
             }
-            kernel::mass::<D>(be.element.kind, density, &xe[..n], !consistent, &mut me[..n * n])
-                .expect("the mass was computed on this element before");
+            kernel::mass::<D>(
+                be.element.kind,
+                density,
+                &xe[..n],
+                !consistent,
+                &mut me[..n * n],
+            )
+            .expect("the mass was computed on this element before");
             let start = self.pair_start[idx];
             for a in 0..n {
                 for b in 0..n {

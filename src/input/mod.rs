@@ -13,8 +13,8 @@ use crate::fe::ElementKind;
 use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
-    Body, Boundary, ContactSpec, Enforcement, Integrator, MassKind, MasterSpec, Model, OutputParams, SolverParams,
-    TimeParams,
+    Body, Boundary, ContactSpec, Enforcement, Integrator, MassKind, MasterSpec, Model,
+    OutputParams, SolverParams, TimeParams,
 };
 use raw::*;
 use std::ops::Range;
@@ -641,7 +641,13 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
 }
 
 /// A surface group for contact: must exist and hold boundary elements (dimension `dim − 1`).
-fn surface_group(ctx: &Ctx, name: &Spanned<String>, key: &str, dim: usize, mesh: &Mesh) -> Result<String, InputError> {
+fn surface_group(
+    ctx: &Ctx,
+    name: &Spanned<String>,
+    key: &str,
+    dim: usize,
+    mesh: &Mesh,
+) -> Result<String, InputError> {
     let n = name.get_ref();
     let Some(g) = mesh.group(n) else {
         return ctx.err(Some(name.span()), key, missing_group(n, mesh));
@@ -650,45 +656,86 @@ fn surface_group(ctx: &Ctx, name: &Spanned<String>, key: &str, dim: usize, mesh:
         return ctx.err(
             Some(name.span()),
             key,
-            format!("group \"{n}\" has dimension {}: contact needs a surface group (dimension {})", g.dim, dim - 1),
+            format!(
+                "group \"{n}\" has dimension {}: contact needs a surface group (dimension {})",
+                g.dim,
+                dim - 1
+            ),
         );
     }
     Ok(n.clone())
 }
 
-fn build_contact(ctx: &Ctx, c: &RawContact, i: usize, dim: usize, mesh: &Mesh) -> Result<ContactSpec, InputError> {
+fn build_contact(
+    ctx: &Ctx,
+    c: &RawContact,
+    i: usize,
+    dim: usize,
+    mesh: &Mesh,
+) -> Result<ContactSpec, InputError> {
     let key = format!("contact[{i}]");
     let slave = surface_group(ctx, &c.slave, &format!("{key}.slave"), dim, mesh)?;
     let master = match (&c.master, &c.master_plane) {
-        (Some(m), None) => MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?),
+        (Some(m), None) => {
+            MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?)
+        }
         (None, Some(p)) => {
             let plane = p.get_ref();
             let point = ctx.vector(&plane.point, &format!("{key}.master_plane.point"), dim)?;
             let normal = ctx.vector(&plane.normal, &format!("{key}.master_plane.normal"), dim)?;
             let len = normal.iter().map(|v| v * v).sum::<f64>().sqrt();
             if len == 0.0 {
-                return ctx.err(Some(plane.normal.span()), format!("{key}.master_plane.normal"), "must not be the zero vector");
+                return ctx.err(
+                    Some(plane.normal.span()),
+                    format!("{key}.master_plane.normal"),
+                    "must not be the zero vector",
+                );
             }
-            MasterSpec::Plane { point, normal: [normal[0] / len, normal[1] / len, normal[2] / len] }
+            MasterSpec::Plane {
+                point,
+                normal: [normal[0] / len, normal[1] / len, normal[2] / len],
+            }
         }
         (Some(m), Some(_)) => {
-            return ctx.err(Some(m.span()), format!("{key}.master"), "give either `master` or `master_plane`, not both")
+            return ctx.err(
+                Some(m.span()),
+                format!("{key}.master"),
+                "give either `master` or `master_plane`, not both",
+            )
         }
-        (None, None) => return ctx.err(Some(c.slave.span()), format!("{key}.master"), "missing: give `master` or `master_plane`"),
+        (None, None) => {
+            return ctx.err(
+                Some(c.slave.span()),
+                format!("{key}.master"),
+                "missing: give `master` or `master_plane`",
+            )
+        }
     };
     if let MasterSpec::Surface(m) = &master {
         if *m == slave {
-            return ctx.err(Some(c.slave.span()), format!("{key}.slave"), "slave and master must be different surfaces");
+            return ctx.err(
+                Some(c.slave.span()),
+                format!("{key}.slave"),
+                "slave and master must be different surfaces",
+            );
         }
     }
     let friction = match &c.friction {
         Some(f) if !(*f.get_ref() >= 0.0 && f.get_ref().is_finite()) => {
-            return ctx.err(Some(f.span()), format!("{key}.friction"), format!("must be ≥ 0, got {}", f.get_ref()))
+            return ctx.err(
+                Some(f.span()),
+                format!("{key}.friction"),
+                format!("must be ≥ 0, got {}", f.get_ref()),
+            )
         }
         Some(f) => *f.get_ref(),
         None => 0.0,
     };
-    let enforcement = match c.enforcement.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+    let enforcement = match c
+        .enforcement
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
         None | Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
         Some(("penalty", _)) => Enforcement::Penalty,
         Some((other, span)) => {
@@ -699,17 +746,33 @@ fn build_contact(ctx: &Ctx, c: &RawContact, i: usize, dim: usize, mesh: &Mesh) -
             )
         }
     };
-    let penalty = c.penalty.as_ref().map(|v| ctx.positive(v, &format!("{key}.penalty"))).transpose()?;
-    let tangential_penalty =
-        c.tangential_penalty.as_ref().map(|v| ctx.positive(v, &format!("{key}.tangential_penalty"))).transpose()?;
-    let tolerance = c.tolerance.as_ref().map(|v| ctx.positive(v, &format!("{key}.tolerance"))).transpose()?.unwrap_or(1e-4);
+    let penalty = c
+        .penalty
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.penalty")))
+        .transpose()?;
+    let tangential_penalty = c
+        .tangential_penalty
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.tangential_penalty")))
+        .transpose()?;
+    let tolerance = c
+        .tolerance
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.tolerance")))
+        .transpose()?
+        .unwrap_or(1e-4);
     let max_augmentations = c
         .max_augmentations
         .as_ref()
         .map(|v| ctx.count(v, &format!("{key}.max_augmentations"), 1))
         .transpose()?
         .unwrap_or(20);
-    let velocity_update = c.velocity_update.as_ref().map(|v| *v.get_ref()).unwrap_or(true);
+    let velocity_update = c
+        .velocity_update
+        .as_ref()
+        .map(|v| *v.get_ref())
+        .unwrap_or(true);
     Ok(ContactSpec {
         slave,
         master,
