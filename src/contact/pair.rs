@@ -64,6 +64,9 @@ pub struct PointEval {
     pub p: f64,
     pub t: [f64; 2],
     pub slip: bool,
+    /// What the return map alone says (`slip` may be held by a lock, see
+    /// [`ContactPair::settle_slip_states`]).
+    pub trial_slip: bool,
     /// Tributary area `w j`.
     pub weight: f64,
 }
@@ -80,6 +83,7 @@ impl PointEval {
             p: 0.0,
             t: [0.0; 2],
             slip: false,
+            trial_slip: false,
             weight,
         }
     }
@@ -128,6 +132,8 @@ pub struct ContactPair {
     pub h: f64,
     pub state: Vec<SlaveState>,
     pub evals: Vec<PointEval>,
+    /// Stick/slip state held fixed during one Newton solve (`None`: free).
+    slip_lock: Vec<Option<bool>>,
     /// Averaged outward node normals of the master faces at the midpoint (hints).
     node_normal: Vec<[f64; 3]>,
 }
@@ -412,6 +418,7 @@ impl ContactPair {
             h,
             state: vec![SlaveState::default(); n_slaves],
             evals: (0..n_slaves).map(|_| PointEval::open(0.0)).collect(),
+            slip_lock: vec![None; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
         })
     }
@@ -533,6 +540,9 @@ impl ContactPair {
 
     /// The closest master face to `xs` in configuration `x` (brute force over
     /// faces whose box can hold a closer point), or `None` beyond `cutoff`.
+    /// (Keeping the previous face instead — hysteresis — was tried and is wrong:
+    /// a slave just outside that face projects on its edge, where `ν = s/|s|`
+    /// tilts arbitrarily when the gap is small.)
     fn closest_face(&self, x: &[f64], xs: [f64; 3], cutoff: f64) -> Option<usize> {
         let Master::Faces(faces) = &self.master else {
             return None;
@@ -642,6 +652,7 @@ impl ContactPair {
                 0.0
             },
         ];
+        let mut trial_slip = false;
         let (t, slip) = if p > 0.0 && self.spec.friction > 0.0 {
             let r = return_map(
                 lam,
@@ -654,9 +665,11 @@ impl ContactPair {
                 p,
                 nt,
             );
-            match frozen {
-                // keep the branch chosen at the base point (FD tangent)
-                Some(f) if f.slip != r.slip => {
+            // the branch is held by the FD freeze or by the Newton-solve lock
+            let held = frozen.map(|f| f.slip).or(self.slip_lock[k]);
+            trial_slip = r.slip;
+            match held {
+                Some(h) if h != r.slip => {
                     let trial = return_map(
                         lam,
                         self.eps_t,
@@ -669,7 +682,7 @@ impl ContactPair {
                         nt,
                     )
                     .t;
-                    if f.slip {
+                    if h {
                         let tn = covariant_norm(trial, &km.metric_inv, nt);
                         let s = if tn > 0.0 {
                             self.spec.friction * p / tn
@@ -704,6 +717,7 @@ impl ContactPair {
             p,
             t,
             slip,
+            trial_slip,
             weight,
         };
         Ok((f, eval, lam_vec))
@@ -750,7 +764,11 @@ impl ContactPair {
             let (fe, ev, lam) = self.local_force(kk, face, &l0[..n], &l1[..n], dt, None)?;
             self.evals[kk] = ev;
             if !ev.active {
+                self.slip_lock[kk] = None;
                 continue;
+            }
+            if self.spec.friction > 0.0 && self.slip_lock[kk].is_none() {
+                self.slip_lock[kk] = Some(ev.slip);
             }
             for a in 0..n {
                 for i in 0..D {
@@ -852,9 +870,26 @@ impl ContactPair {
         worst
     }
 
+    /// Stick/slip states are held fixed during a Newton solve (Newton on the
+    /// kink of the return map otherwise cycles between the two branches); after
+    /// the solve, each point whose held state disagrees with the return map takes
+    /// the return map's state. Returns how many changed: the step is solved
+    /// again until none does.
+    pub fn settle_slip_states(&mut self) -> usize {
+        let mut changed = 0;
+        for (k, ev) in self.evals.iter().enumerate() {
+            if ev.active && self.spec.friction > 0.0 && ev.trial_slip != ev.slip {
+                self.slip_lock[k] = Some(ev.trial_slip);
+                changed += 1;
+            }
+        }
+        changed
+    }
+
     /// Resets the multipliers at the start of a step's first augmentation for
     /// points not in contact, keeping warm starts of persistent contacts.
     pub fn begin_step(&mut self) {
+        self.slip_lock.iter_mut().for_each(|l| *l = None);
         for st in &mut self.state {
             if !st.in_contact {
                 st.lambda_n = 0.0;

@@ -357,14 +357,22 @@ impl<const D: usize> Stepper<D> {
             std::mem::swap(&mut self.k, &mut self.k_trial);
             cur = e;
             report.residual_history.push(cur.norm / cur.scale);
-            log::trace!(
-                "newton {it}: relative residual {:.3e}, step length {s}, active contacts {}",
-                cur.norm / cur.scale,
-                self.contacts
-                    .iter()
-                    .map(|c| c.evals.iter().filter(|e| e.active).count())
-                    .sum::<usize>()
-            );
+            if log::log_enabled!(log::Level::Trace) {
+                let count = |f: &dyn Fn(&crate::contact::pair::PointEval) -> bool| -> usize {
+                    self.contacts.iter().map(|c| c.evals.iter().filter(|e| f(e)).count()).sum()
+                };
+                log::trace!(
+                    "newton {it}: relative residual {:.3e}, step length {s}, active {} (slip {}, new {}), faces {:?}",
+                    cur.norm / cur.scale,
+                    count(&|e| e.active),
+                    count(&|e| e.active && e.slip),
+                    count(&|e| e.active && e.case == crate::contact::law::NormalCase::New),
+                    self.contacts
+                        .iter()
+                        .flat_map(|c| c.evals.iter().map(|e| e.face.map(|f| f as i64).unwrap_or(-1)))
+                        .collect::<Vec<_>>()
+                );
+            }
             if at_round_off {
                 break;
             }
@@ -409,35 +417,30 @@ impl<const D: usize> Stepper<D> {
                 self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian
             })
             .collect();
-        let max_aug = augmented
-            .iter()
-            .map(|&c| self.contacts[c].spec.max_augmentations)
-            .max()
-            .unwrap_or(0);
+        let max_aug = self.contacts.iter().map(|c| c.spec.max_augmentations).max().unwrap_or(0);
         loop {
             self.newton(s0, &mut x1, dt, &mut report)?;
-            if augmented.is_empty() {
+            if self.contacts.is_empty() {
                 break;
             }
+            // stick/slip states held during the solve must agree with the return map
+            let changed: usize = self.contacts.iter_mut().map(|c| c.settle_slip_states()).sum();
             let mut worst = 0.0f64;
-            let mut met = true;
+            let mut met = changed == 0;
             for &c in &augmented {
                 let v = self.contacts[c].augment(dt, &x1, &s0.x);
                 met &= v <= self.contacts[c].tol_abs;
                 worst = worst.max(v);
             }
             log::trace!(
-                "augmentation {}: largest violation {worst:.3e}",
+                "augmentation {}: largest violation {worst:.3e}, stick/slip changes {changed}",
                 report.augmentations
             );
             if met {
                 break;
             }
             if report.augmentations >= max_aug {
-                return Err(StepError::Augmentation {
-                    augmentations: report.augmentations,
-                    violation: worst,
-                });
+                return Err(StepError::Augmentation { augmentations: report.augmentations, violation: worst });
             }
             report.augmentations += 1;
         }
