@@ -35,7 +35,7 @@ mod shape;
 pub(crate) mod vec3;
 
 pub use kinematics::{Kinematics, MAX_NODES};
-pub use project::{face_normal, project};
+pub use project::{face_normal, project, project_unclamped};
 
 use crate::fe::ElementKind;
 

@@ -312,3 +312,58 @@ fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> 
     }
     (xi[0].abs() < 1.0 && xi[1].abs() < 1.0).then_some((xi, f))
 }
+
+/// The stationary point of `½|x_s − x_m(ξ)|²` near `xi0` *without* clamping `ξ`
+/// to the face: Newton on `τ_α·(x_s − x_m(ξ)) = 0` (exact in one step for
+/// line2 and tri3). Used to differentiate the contact force of a slave that
+/// sits on an edge shared by coplanar faces: there the clamped projection
+/// changes its normal rule under an infinitesimal perturbation, while the
+/// smooth surface it belongs to does not. The result is labelled `Interior`.
+pub fn project_unclamped(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3], xi0: [f64; 2]) -> Projection {
+    check_face(kind, master);
+    let nt = kind.ref_dim();
+    let nf = kind.n_nodes();
+    let mut xi = xi0;
+    for _ in 0..(if kind == ElementKind::Quad4 { 8 } else { 2 }) {
+        let sh = eval(kind, xi);
+        let mut xm = [0.0; 3];
+        let mut t = [[0.0; 3]; 2];
+        let mut tt = [0.0; 3];
+        for a in 0..nf {
+            for i in 0..3 {
+                xm[i] += sh.n[a] * master[a][i];
+                t[0][i] += sh.dn[a][0] * master[a][i];
+                t[1][i] += sh.dn[a][1] * master[a][i];
+                tt[i] += sh.ddn[a][0][1] * master[a][i];
+            }
+        }
+        let s = [xs[0] - xm[0], xs[1] - xm[1], xs[2] - xm[2]];
+        let d = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        if nt == 1 {
+            let j = d(t[0], t[0]);
+            if j <= 0.0 {
+                break;
+            }
+            xi[0] += d(t[0], s) / j;
+        } else {
+            let r = [d(t[0], s), d(t[1], s)];
+            let c = d(s, tt);
+            let m = [[d(t[0], t[0]), d(t[0], t[1]) - c], [d(t[0], t[1]) - c, d(t[1], t[1])]];
+            let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+            if det.abs() <= f64::MIN_POSITIVE {
+                break;
+            }
+            xi[0] += (m[1][1] * r[0] - m[0][1] * r[1]) / det;
+            xi[1] += (m[0][0] * r[1] - m[1][0] * r[0]) / det;
+        }
+    }
+    let sh = eval(kind, xi);
+    let mut point = [0.0; 3];
+    for a in 0..nf {
+        for i in 0..3 {
+            point[i] += sh.n[a] * master[a][i];
+        }
+    }
+    let s = [xs[0] - point[0], xs[1] - point[1], xs[2] - point[2]];
+    Projection { kind, xi, location: Location::Interior, point, distance: (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt() }
+}
