@@ -253,3 +253,65 @@ fn bad_contact_input_is_rejected_with_the_key() {
         &["contact[0].enforcement"],
     );
 }
+
+/// `bodies.csv`: one row per step and body, summing to the history's totals;
+/// friction at the contact spins the disk up, frictionless contact does not.
+/// The VTK frames carry the contact fields on the slave nodes.
+#[test]
+fn bodies_csv_and_contact_fields() {
+    for (mu, spins) in [(0.0, false), (0.5, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("case.toml");
+        let mut model = input::parse(&path, &disk_on_plane(mu, true, 3.0)).unwrap();
+        model.output.dir = dir.path().join("out");
+        let opts = RunOptions {
+            vtk: true,
+            plots: false,
+            ..RunOptions::default()
+        };
+        dynamics::run(&model, &opts).unwrap();
+        let h = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
+        let b = emcontact::output::read_csv(&model.output.dir.join("bodies.csv")).unwrap();
+        assert_eq!(
+            b.header,
+            dynamics::BODY_COLUMNS
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            b.rows.len(),
+            h.rows.len(),
+            "one body: one row per history row"
+        );
+        let (hk, bk) = (col(&h.header, "kinetic"), col(&b.header, "kinetic"));
+        let (hl, bl) = (col(&h.header, "ly"), col(&b.header, "ly"));
+        for (hr, br) in h.rows.iter().zip(&b.rows) {
+            assert!((hr[hk] - br[bk]).abs() <= 1e-12 * hr[hk].abs().max(1.0));
+            assert!((hr[hl] - br[bl]).abs() <= 1e-12 * hr[hl].abs().max(1.0));
+        }
+        let wz = b.rows.last().unwrap()[col(&b.header, "wz")];
+        println!("μ = {mu}: final spin {wz:.4e}");
+        if spins {
+            assert!(wz.abs() > 0.1, "friction must spin the disk: wz = {wz}");
+        } else {
+            assert!(
+                wz.abs() < 1e-8,
+                "frictionless contact on a plane exerts no torque about the centre: wz = {wz}"
+            );
+        }
+        let vtu = std::fs::read_to_string(model.output.dir.join("disk_plane_00001.vtu")).unwrap();
+        for name in [
+            "contact_gap",
+            "contact_pressure",
+            "contact_traction",
+            "contact_slip_rate",
+            "contact_state",
+        ] {
+            assert!(
+                vtu.contains(&format!("Name=\"{name}\"")),
+                "{name} missing from the VTK frame"
+            );
+        }
+    }
+}

@@ -67,6 +67,10 @@ pub struct PointEval {
     /// What the return map alone says (`slip` may be held by a lock, see
     /// [`ContactPair::settle_slip_states`]).
     pub trial_slip: bool,
+    /// Tangential traction as a spatial vector `t_α τ^α` (midpoint basis) and
+    /// the slip speed `‖v_T‖ = √(m_αβ v^α v^β)`, for output.
+    pub traction: [f64; 3],
+    pub slip_rate: f64,
     /// Tributary area `w j`.
     pub weight: f64,
 }
@@ -84,6 +88,8 @@ impl PointEval {
             t: [0.0; 2],
             slip: false,
             trial_slip: false,
+            traction: [0.0; 3],
+            slip_rate: 0.0,
             weight,
         }
     }
@@ -718,6 +724,19 @@ impl ContactPair {
             t,
             slip,
             trial_slip,
+            traction: {
+                let mut tv = [0.0; 3];
+                for a in 0..nt {
+                    for b in 0..nt {
+                        let c = t[a] * km.metric_inv[a][b];
+                        for i in 0..3 {
+                            tv[i] += c * km.tangents[b][i];
+                        }
+                    }
+                }
+                tv
+            },
+            slip_rate: km.slip_speed(v_t),
             weight,
         };
         Ok((f, eval, lam_vec))

@@ -1,6 +1,6 @@
 //! The time loop: initial state, steps with cut-back, histories, VTK frames, plots.
 
-use super::measures::{measure, Measures};
+use super::measures::{measure, measure_bodies, Measures};
 use super::step::{State, StepError, StepReport, Stepper};
 use super::system::{SetupError, System};
 use crate::contact::pair::{ContactPair, ContactSetupError};
@@ -36,6 +36,13 @@ pub const HISTORY_COLUMNS: [&str; 22] = [
     "slip",
     "max_penetration",
     "augmentations",
+];
+
+/// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
+/// body's centre of mass `x, y, z`).
+pub const BODY_COLUMNS: [&str; 16] = [
+    "t", "body", "kinetic", "strain", "lx", "ly", "lz", "jx", "jy", "jz", "x", "y", "z", "wx",
+    "wy", "wz",
 ];
 
 /// How a run reports progress.
@@ -235,6 +242,7 @@ fn norm3(a: &[f64; 3]) -> f64 {
 /// `body` cell data.
 fn write_frame<const D: usize>(
     sys: &System<D>,
+    contacts: &[ContactPair],
     state: &State,
     path: &Path,
 ) -> Result<(), OutputError> {
@@ -283,23 +291,72 @@ fn write_frame<const D: usize>(
     let energy: Vec<f64> = per_cell.iter().map(|c| c.1).collect();
     let body: Vec<f64> = sys.elements.iter().map(|e| e.body as f64).collect();
     let points = &sys.xref;
+    // contact fields on slave nodes (NaN gap where a node is no slave or has no
+    // master face near; state 0 open, 1 stick, 2 slip)
+    let mut gap = vec![f64::NAN; n];
+    let mut pressure = vec![0.0; n];
+    let mut traction = vec![0.0; n * 3];
+    let mut slip_rate = vec![0.0; n];
+    let mut cstate = vec![0.0; n];
+    for c in contacts {
+        for (k, ev) in c.evals.iter().enumerate() {
+            let a = c.slaves[k];
+            gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
+            if ev.active {
+                pressure[a] = ev.p;
+                traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
+                slip_rate[a] = ev.slip_rate;
+                cstate[a] = if ev.slip { 2.0 } else { 1.0 };
+            }
+        }
+    }
+    let mut point_data = vec![
+        Field {
+            name: "displacement",
+            components: 3,
+            values: &disp,
+        },
+        Field {
+            name: "velocity",
+            components: 3,
+            values: &vel,
+        },
+    ];
+    if !contacts.is_empty() {
+        point_data.extend([
+            Field {
+                name: "contact_gap",
+                components: 1,
+                values: &gap,
+            },
+            Field {
+                name: "contact_pressure",
+                components: 1,
+                values: &pressure,
+            },
+            Field {
+                name: "contact_traction",
+                components: 3,
+                values: &traction,
+            },
+            Field {
+                name: "contact_slip_rate",
+                components: 1,
+                values: &slip_rate,
+            },
+            Field {
+                name: "contact_state",
+                components: 1,
+                values: &cstate,
+            },
+        ]);
+    }
     output::write_vtu(
         path,
         &Frame {
             points,
             cells: &cells,
-            point_data: &[
-                Field {
-                    name: "displacement",
-                    components: 3,
-                    values: &disp,
-                },
-                Field {
-                    name: "velocity",
-                    components: 3,
-                    values: &vel,
-                },
-            ],
+            point_data: &point_data,
             cell_data: &[
                 Field {
                     name: "stress",
@@ -323,6 +380,8 @@ fn write_frame<const D: usize>(
 
 struct Recorder {
     history: CsvWriter,
+    bodies: CsvWriter,
+    body_names: Vec<String>,
     /// Cumulative frictional work and velocity-update defect.
     dissipation: f64,
     defect: f64,
@@ -362,10 +421,33 @@ impl Recorder {
         ])
     }
 
-    fn frame<const D: usize>(&mut self, sys: &System<D>, s: &State) -> Result<(), OutputError> {
+    fn body_rows<const D: usize>(
+        &mut self,
+        sys: &System<D>,
+        s: &State,
+        mv: &[f64],
+    ) -> Result<(), OutputError> {
+        let rows = measure_bodies(sys, &s.x, &s.v, mv, self.body_names.len()).map_err(|e| {
+            OutputError::Format {
+                file: self.out.join("bodies.csv"),
+                message: e.to_string(),
+            }
+        })?;
+        for (name, m) in self.body_names.iter().zip(rows) {
+            self.bodies.row_with_text(1, name, &m.row(s.t))?;
+        }
+        Ok(())
+    }
+
+    fn frame<const D: usize>(
+        &mut self,
+        sys: &System<D>,
+        contacts: &[ContactPair],
+        s: &State,
+    ) -> Result<(), OutputError> {
         if let Some(pvd) = self.pvd.as_mut() {
             let file = format!("{}_{:05}.vtu", self.name, self.frames);
-            write_frame(sys, s, &self.out.join(&file))?;
+            write_frame(sys, contacts, s, &self.out.join(&file))?;
             pvd.add(s.t, &file)?;
             self.frames += 1;
         }
@@ -410,6 +492,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     })?;
     let mut rec = Recorder {
         history: CsvWriter::create(&out.join("history.csv"), &HISTORY_COLUMNS)?,
+        bodies: CsvWriter::create(&out.join("bodies.csv"), &BODY_COLUMNS)?,
+        body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
         dissipation: 0.0,
         defect: 0.0,
         pvd: opts
@@ -431,7 +515,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     };
     let m0 = measure_state(&stepper, &state, &mut mv)?;
     rec.row(0.0, 0.0, &m0, &StepReport::default())?;
-    rec.frame(&stepper.sys, &state)?;
+    rec.body_rows(&stepper.sys, &state, &mv)?;
+    rec.frame(&stepper.sys, &stepper.contacts, &state)?;
 
     let dt = model.time.dt;
     let n_steps = ((model.time.end / dt) - 1e-9).ceil().max(1.0) as usize;
@@ -482,6 +567,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
             for (s, report, h) in subs {
                 let m = measure_state(&stepper, &s, &mut mv)?;
                 rec.row(s.t, h, &m, &report)?;
+                rec.body_rows(&stepper.sys, &s, &mv)?;
                 // energy balance: E_n + (frictional work so far) − E_0
                 let balance = m.total() + rec.dissipation - e0;
                 summary.max_energy_drift = summary
@@ -505,7 +591,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
             summary.steps = step;
             summary.final_time = state.t;
             if step % model.output.every == 0 || step == n_steps {
-                rec.frame(&stepper.sys, &state)?;
+                rec.frame(&stepper.sys, &stepper.contacts, &state)?;
             }
             match (&bar, opts.progress) {
                 (Some(b), _) => {

@@ -359,7 +359,10 @@ impl<const D: usize> Stepper<D> {
             report.residual_history.push(cur.norm / cur.scale);
             if log::log_enabled!(log::Level::Trace) {
                 let count = |f: &dyn Fn(&crate::contact::pair::PointEval) -> bool| -> usize {
-                    self.contacts.iter().map(|c| c.evals.iter().filter(|e| f(e)).count()).sum()
+                    self.contacts
+                        .iter()
+                        .map(|c| c.evals.iter().filter(|e| f(e)).count())
+                        .sum()
                 };
                 log::trace!(
                     "newton {it}: relative residual {:.3e}, step length {s}, active {} (slip {}, new {}), faces {:?}",
@@ -417,14 +420,23 @@ impl<const D: usize> Stepper<D> {
                 self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian
             })
             .collect();
-        let max_aug = self.contacts.iter().map(|c| c.spec.max_augmentations).max().unwrap_or(0);
+        let max_aug = self
+            .contacts
+            .iter()
+            .map(|c| c.spec.max_augmentations)
+            .max()
+            .unwrap_or(0);
         loop {
             self.newton(s0, &mut x1, dt, &mut report)?;
             if self.contacts.is_empty() {
                 break;
             }
             // stick/slip states held during the solve must agree with the return map
-            let changed: usize = self.contacts.iter_mut().map(|c| c.settle_slip_states()).sum();
+            let changed: usize = self
+                .contacts
+                .iter_mut()
+                .map(|c| c.settle_slip_states())
+                .sum();
             let mut worst = 0.0f64;
             let mut met = changed == 0;
             for &c in &augmented {
@@ -440,7 +452,10 @@ impl<const D: usize> Stepper<D> {
                 break;
             }
             if report.augmentations >= max_aug {
-                return Err(StepError::Augmentation { augmentations: report.augmentations, violation: worst });
+                return Err(StepError::Augmentation {
+                    augmentations: report.augmentations,
+                    violation: worst,
+                });
             }
             report.augmentations += 1;
         }

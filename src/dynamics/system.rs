@@ -431,6 +431,28 @@ impl<const D: usize> System<D> {
             .try_reduce(|| 0.0, |a, b| Ok(a + b))
     }
 
+    /// Strain energy of each body in configuration `x` (`out.len()` = bodies).
+    pub fn strain_energy_by_body(&self, x: &[f64], out: &mut [f64]) -> Result<(), KernelError> {
+        out.iter_mut().for_each(|e| *e = 0.0);
+        let mut xr = [[0.0; 3]; 8];
+        let mut xa = [[0.0; 3]; 8];
+        for be in &self.elements {
+            let nodes = be.element.nodes();
+            let n = nodes.len();
+            for (i, &a) in nodes.iter().enumerate() {
+                xr[i] = self.xref[a];
+            }
+            gather::<D>(x, nodes, &mut xa);
+            out[be.body] += kernel::strain_energy::<D>(
+                be.element.kind,
+                &self.materials[be.body],
+                &xr[..n],
+                &xa[..n],
+            )?;
+        }
+        Ok(())
+    }
+
     /// `out = M v`.
     pub fn mass_times(&self, v: &[f64], out: &mut [f64]) {
         match &self.consistent {

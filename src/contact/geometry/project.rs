@@ -319,7 +319,12 @@ fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> 
 /// sits on an edge shared by coplanar faces: there the clamped projection
 /// changes its normal rule under an infinitesimal perturbation, while the
 /// smooth surface it belongs to does not. The result is labelled `Interior`.
-pub fn project_unclamped(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3], xi0: [f64; 2]) -> Projection {
+pub fn project_unclamped(
+    kind: ElementKind,
+    master: &[[f64; 3]],
+    xs: [f64; 3],
+    xi0: [f64; 2],
+) -> Projection {
     check_face(kind, master);
     let nt = kind.ref_dim();
     let nf = kind.n_nodes();
@@ -348,7 +353,10 @@ pub fn project_unclamped(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3], x
         } else {
             let r = [d(t[0], s), d(t[1], s)];
             let c = d(s, tt);
-            let m = [[d(t[0], t[0]), d(t[0], t[1]) - c], [d(t[0], t[1]) - c, d(t[1], t[1])]];
+            let m = [
+                [d(t[0], t[0]), d(t[0], t[1]) - c],
+                [d(t[0], t[1]) - c, d(t[1], t[1])],
+            ];
             let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
             if det.abs() <= f64::MIN_POSITIVE {
                 break;
@@ -365,5 +373,11 @@ pub fn project_unclamped(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3], x
         }
     }
     let s = [xs[0] - point[0], xs[1] - point[1], xs[2] - point[2]];
-    Projection { kind, xi, location: Location::Interior, point, distance: (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt() }
+    Projection {
+        kind,
+        xi,
+        location: Location::Interior,
+        point,
+        distance: (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt(),
+    }
 }
