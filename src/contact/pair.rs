@@ -142,6 +142,8 @@ pub struct ContactPair {
     slip_lock: Vec<Option<bool>>,
     /// Averaged outward node normals of the master faces at the midpoint (hints).
     node_normal: Vec<[f64; 3]>,
+    /// Scratch: midpoint configuration (reused, no allocation per evaluation).
+    xm: Vec<f64>,
 }
 
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
@@ -426,6 +428,7 @@ impl ContactPair {
             evals: (0..n_slaves).map(|_| PointEval::open(0.0)).collect(),
             slip_lock: vec![None; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
+            xm: Vec::new(),
         })
     }
 
@@ -754,10 +757,9 @@ impl ContactPair {
         f: &mut [f64],
         mut k: Option<(&BlockPattern, &mut [f64])>,
     ) -> Result<(), GeometryError> {
-        let mut xm = vec![0.0; x0.len()];
-        for i in 0..xm.len() {
-            xm[i] = 0.5 * (x0[i] + x1[i]);
-        }
+        let mut xm = std::mem::take(&mut self.xm);
+        xm.clear();
+        xm.extend(x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)));
         self.update_node_normals(&xm);
         let cutoff = 2.0 * self.h;
         let mut nodes = [0usize; MAX_NODES];
@@ -824,6 +826,7 @@ impl ContactPair {
                 }
             }
         }
+        self.xm = xm;
         Ok(())
     }
 
