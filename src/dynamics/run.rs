@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The leading columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 22] = [
+pub const HISTORY_COLUMNS: [&str; 24] = [
     "t",
     "dt",
     "kinetic",
@@ -36,6 +36,8 @@ pub const HISTORY_COLUMNS: [&str; 22] = [
     "slip",
     "max_penetration",
     "augmentations",
+    "linear_scale",
+    "angular_scale",
 ];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
@@ -418,6 +420,8 @@ impl Recorder {
             r.slip as f64,
             r.max_penetration,
             r.augmentations as f64,
+            m.linear_scale,
+            m.angular_scale,
         ])
     }
 
