@@ -14,6 +14,7 @@
 //!   error O(h²) ≈ 1e-10 relative, below the Newton tolerance).
 
 use super::geometry::{project, GeometryError, Kinematics, Location, MAX_NODES};
+use super::search::SpatialHash;
 use super::law::{
     covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase,
 };
@@ -144,6 +145,12 @@ pub struct ContactPair {
     node_normal: Vec<[f64; 3]>,
     /// Scratch: midpoint configuration (reused, no allocation per evaluation).
     xm: Vec<f64>,
+    /// Broad phase over the master faces (margin 2h), its node positions and
+    /// candidate scratch, and the face chosen for each slave.
+    hash: SpatialHash,
+    x3: Vec<[f64; 3]>,
+    candidates: Vec<usize>,
+    chosen: Vec<Option<usize>>,
 }
 
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
@@ -429,6 +436,10 @@ impl ContactPair {
             slip_lock: vec![None; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
             xm: Vec::new(),
+            hash: SpatialHash::new(2.0 * h),
+            x3: Vec::new(),
+            candidates: Vec::new(),
+            chosen: Vec::new(),
         })
     }
 
@@ -545,42 +556,6 @@ impl ContactPair {
             }
             (Master::Faces(_), None) => unreachable!("a face is chosen before kinematics"),
         }
-    }
-
-    /// The closest master face to `xs` in configuration `x` (brute force over
-    /// faces whose box can hold a closer point), or `None` beyond `cutoff`.
-    /// (Keeping the previous face instead — hysteresis — was tried and is wrong:
-    /// a slave just outside that face projects on its edge, where `ν = s/|s|`
-    /// tilts arbitrarily when the gap is small.)
-    fn closest_face(&self, x: &[f64], xs: [f64; 3], cutoff: f64) -> Option<usize> {
-        let Master::Faces(faces) = &self.master else {
-            return None;
-        };
-        let mut best: Option<(f64, u8, usize)> = None;
-        let mut xf = [[0.0; 3]; 4];
-        for (i, e) in faces.iter().enumerate() {
-            let bound = best.map(|b| b.0).unwrap_or(cutoff);
-            let (lo, hi) = self.face_box(e, x, bound);
-            if !(0..3).all(|k| xs[k] >= lo[k] && xs[k] <= hi[k]) {
-                continue;
-            }
-            let n = e.nodes().len();
-            for (k, &a) in e.nodes().iter().enumerate() {
-                xf[k] = node_x(x, a, self.dim);
-            }
-            let p = project(e.kind, &xf[..n], xs);
-            let better = match best {
-                None => p.distance <= cutoff,
-                Some((d, r, _)) => {
-                    p.distance < d * (1.0 - 1e-12)
-                        || (p.distance <= d * (1.0 + 1e-12) && p.location.rank() < r)
-                }
-            };
-            if better {
-                best = Some((p.distance, p.location.rank(), i));
-            }
-        }
-        best.map(|b| b.2)
     }
 
     /// Nodes of the contact element of slave `k` (slave first) for `face`.
@@ -761,15 +736,25 @@ impl ContactPair {
         xm.clear();
         xm.extend(x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)));
         self.update_node_normals(&xm);
-        let cutoff = 2.0 * self.h;
+        // Broad + narrow phase at the midpoint: the closest master face of each
+        // slave within 2h (spatial hashing, cost linear in the surface size).
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.clear();
+        if let Master::Faces(faces) = &self.master {
+            self.x3.clear();
+            self.x3.extend((0..xm.len() / D).map(|a| node_x(&xm, a, D)));
+            self.hash.rebuild(&self.x3, faces);
+            for &s in &self.slaves {
+                chosen.push(self.hash.closest_face(&self.x3, faces, self.x3[s], &mut self.candidates).map(|(f, _)| f));
+            }
+        }
         let mut nodes = [0usize; MAX_NODES];
         let mut l0 = [[0.0; 3]; MAX_NODES];
         let mut l1 = [[0.0; 3]; MAX_NODES];
         for kk in 0..self.slaves.len() {
-            let s = self.slaves[kk];
             let face = match &self.master {
                 Master::Plane { .. } => None,
-                Master::Faces(_) => match self.closest_face(&xm, node_x(&xm, s, D), cutoff) {
+                Master::Faces(_) => match chosen[kk] {
                     Some(f) => Some(f),
                     None => {
                         self.evals[kk] = PointEval::open(self.weights[kk]);
@@ -827,6 +812,7 @@ impl ContactPair {
             }
         }
         self.xm = xm;
+        self.chosen = chosen;
         Ok(())
     }
 
