@@ -97,6 +97,35 @@ fn plot_log_y_skips_zeros_and_handles_degenerate_data() {
     }];
     plot_lines(&dir.path().join("one.png"), "p", "t", "y", &one, false).unwrap();
     plot_lines(&dir.path().join("none.png"), "none", "t", "y", &[], false).unwrap();
+    let huge = vec![Series {
+        label: "h".into(),
+        x: vec![-f64::MAX, f64::MAX],
+        y: vec![f64::MAX, -f64::MAX],
+    }];
+    plot_lines(&dir.path().join("huge.svg"), "huge", "t", "y", &huge, false).unwrap();
+    plot_lines(&dir.path().join("huge.png"), "huge", "t", "y", &huge, true).unwrap();
+    // Extreme magnitudes on a log axis (plotters' tick loop never ends when
+    // the axis ratio overflows): must return promptly.
+    let extreme = vec![Series {
+        label: "e".into(),
+        x: vec![0.0, 1.0, 2.0],
+        y: vec![5e-324, 1.0, f64::MAX],
+    }];
+    plot_lines(
+        &dir.path().join("extreme.svg"),
+        "extreme",
+        "t",
+        "y",
+        &extreme,
+        true,
+    )
+    .unwrap();
+    let tiny = vec![Series {
+        label: "t".into(),
+        x: vec![0.0],
+        y: vec![5e-324],
+    }];
+    plot_lines(&dir.path().join("tiny.svg"), "tiny", "t", "y", &tiny, true).unwrap();
     for f in ["zeros.png", "one.png", "none.png"] {
         assert_eq!(
             png_size(&std::fs::read(dir.path().join(f)).unwrap()),

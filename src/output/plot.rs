@@ -143,7 +143,12 @@ fn linear_range(b: Option<(f64, f64)>) -> std::ops::Range<f64> {
         None => 0.0..1.0,
         Some((lo, hi)) if hi > lo => {
             let m = 0.05 * (hi - lo);
-            (lo - m)..(hi + m)
+            if m.is_finite() {
+                (lo - m)..(hi + m)
+            } else {
+                // Data spanning nearly all of f64: no margin, halve to keep the width finite.
+                (0.5 * lo)..(0.5 * hi)
+            }
         }
         Some((v, _)) => {
             let w = if v == 0.0 { 1.0 } else { 0.5 * v.abs() };
@@ -152,11 +157,26 @@ fn linear_range(b: Option<(f64, f64)>) -> std::ops::Range<f64> {
     }
 }
 
-/// A log axis range: from below the smallest to above the largest value.
+/// A log axis range: from below the smallest to above the largest value,
+/// spanning at most 60 decades.
 fn log_range(b: Option<(f64, f64)>) -> std::ops::Range<f64> {
     match b {
         None => 1e-16..1.0,
-        Some((lo, hi)) => (lo / 2.0)..(hi * 2.0),
+        Some((lo, hi)) => {
+            // Widen by a factor 2 each way unless that leaves the positive
+            // finite numbers (plotters' log axis never ends for 0 or inf).
+            // At most 60 decades: plotters' tick loop runs for ~hi/lo steps
+            // when that ratio overflows. Smaller values are clipped.
+            let hi2 = if (hi * 2.0).is_finite() { hi * 2.0 } else { hi };
+            let lo = lo.max(hi2 * 1e-60);
+            let lo2 = if lo / 2.0 > 0.0 { lo / 2.0 } else { lo };
+            if hi2 > lo2 {
+                lo2..hi2
+            } else {
+                // A single value at an end of the range: one decade below it.
+                (hi2 / 10.0)..hi2
+            }
+        }
     }
 }
 
