@@ -14,10 +14,10 @@
 //!   error O(h²) ≈ 1e-10 relative, below the Newton tolerance).
 
 use super::geometry::{project, GeometryError, Kinematics, Location, MAX_NODES};
-use super::search::SpatialHash;
 use super::law::{
     covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase,
 };
+use super::search::SpatialHash;
 use crate::fe::ElementKind;
 use crate::linalg::BlockPattern;
 use crate::mesh::{Element, Mesh};
@@ -745,7 +745,11 @@ impl ContactPair {
             self.x3.extend((0..xm.len() / D).map(|a| node_x(&xm, a, D)));
             self.hash.rebuild(&self.x3, faces);
             for &s in &self.slaves {
-                chosen.push(self.hash.closest_face(&self.x3, faces, self.x3[s], &mut self.candidates).map(|(f, _)| f));
+                chosen.push(
+                    self.hash
+                        .closest_face(&self.x3, faces, self.x3[s], &mut self.candidates)
+                        .map(|(f, _)| f),
+                );
             }
         }
         let mut nodes = [0usize; MAX_NODES];

@@ -183,16 +183,6 @@ macro_rules! newton_solver {
                 let f = $form::new(w);
                 super::newton::semismooth_newton(&f, w, q, mu, r, p)
             }
-            fn solve2(
-                &self,
-                w: &super::common::M2,
-                q: &V2,
-                mu: f64,
-                r: &mut V2,
-                p: &super::LocalParams,
-            ) -> Result<super::LocalInfo, super::LocalError> {
-                super::common::solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
-            }
         }
     };
 }

@@ -21,8 +21,8 @@
 //! natural map of `r`, the shared error measure.
 
 use super::common::{
-    error3, finish, lambda_max3, project_cone_jac, project_disc_jac, solve2_by_embedding, solve3,
-    tangential_norm, uhat3, M2, M3, V2, V3,
+    error3, finish, lambda_max3, project_cone_jac, project_disc_jac, solve3, tangential_norm,
+    uhat3, M3, V2, V3,
 };
 use super::newton::{at_roundoff_floor, fallback};
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};
@@ -165,16 +165,6 @@ impl LocalSolver for Ebp {
     ) -> Result<LocalInfo, LocalError> {
         solve_dumont(Variant::Ebp, w, q, mu, r, p)
     }
-    fn solve2(
-        &self,
-        w: &M2,
-        q: &V2,
-        mu: f64,
-        r: &mut V2,
-        p: &LocalParams,
-    ) -> Result<LocalInfo, LocalError> {
-        solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
-    }
 }
 
 /// "eal": Dumont's enhanced augmented Lagrangian method — Newton on
@@ -200,15 +190,5 @@ impl LocalSolver for Eal {
         p: &LocalParams,
     ) -> Result<LocalInfo, LocalError> {
         solve_dumont(Variant::Eal, w, q, mu, r, p)
-    }
-    fn solve2(
-        &self,
-        w: &M2,
-        q: &V2,
-        mu: f64,
-        r: &mut V2,
-        p: &LocalParams,
-    ) -> Result<LocalInfo, LocalError> {
-        solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
     }
 }

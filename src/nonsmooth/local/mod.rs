@@ -104,6 +104,9 @@ pub trait LocalSolver: Send + Sync {
         r: &mut SVector<f64, 3>,
         params: &LocalParams,
     ) -> Result<LocalInfo, LocalError>;
+    /// 2D problems. The default is the exact embedding into 3D (decoupled second
+    /// tangent, see `common::embed2`); a solver with a genuine 2D algorithm
+    /// (the enumerative one) overrides it.
     fn solve2(
         &self,
         w: &SMatrix<f64, 2, 2>,
@@ -111,7 +114,11 @@ pub trait LocalSolver: Send + Sync {
         mu: f64,
         r: &mut SVector<f64, 2>,
         params: &LocalParams,
-    ) -> Result<LocalInfo, LocalError>;
+    ) -> Result<LocalInfo, LocalError> {
+        common::solve2_by_embedding(w, q, mu, r, params, |w, q, mu, r, p| {
+            self.solve3(w, q, mu, r, p)
+        })
+    }
 }
 
 /// Every local solver, in a fixed order: "pg", "desaxce", "ac-newton",

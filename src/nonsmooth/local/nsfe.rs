@@ -16,7 +16,7 @@
 //! success rate from 97.6 % (`ρ = 1/λ_max`) to 99.9 %.
 
 use super::acary::newton_solver;
-use super::common::{eig_range3, tangential_norm, M3, V2, V3};
+use super::common::{eig_range3, tangential_norm, M3, V3};
 use super::newton::Formulation;
 
 /// The NSFE function `C(r)` of Solfec eq. 81.

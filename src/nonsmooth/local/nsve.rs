@@ -12,7 +12,7 @@
 //! `∂m/∂S = n nᵀ + ⟨n, S⟩ ∂n/∂S`.
 
 use super::acary::{duhat_dr, newton_solver};
-use super::common::{lambda_max3, tangential_norm, uhat3, M3, V2, V3};
+use super::common::{lambda_max3, tangential_norm, uhat3, M3, V3};
 use super::newton::Formulation;
 
 /// The NSVE function `C(r)` of Solfec eq. 87.

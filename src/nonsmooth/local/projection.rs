@@ -6,9 +6,7 @@
 //! conditioning of `W`, so on badly conditioned `W` they need many iterations
 //! (that is the nature of the methods, measured in `tests/nonsmooth_local.rs`).
 
-use super::common::{
-    desaxce_step, error3, finish, lambda_max3, pg_step, solve2_by_embedding, M2, M3, V2, V3,
-};
+use super::common::{desaxce_step, error3, finish, lambda_max3, pg_step, M3, V3};
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};
 
 /// Fixed-point iteration with the self-adaptive step of Khobotov / He–Liao
@@ -116,16 +114,6 @@ impl LocalSolver for ProjectedGradient {
     ) -> Result<LocalInfo, LocalError> {
         adaptive_fixed_point(w, q, mu, r, p, pg_step)
     }
-    fn solve2(
-        &self,
-        w: &M2,
-        q: &V2,
-        mu: f64,
-        r: &mut V2,
-        p: &LocalParams,
-    ) -> Result<LocalInfo, LocalError> {
-        solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
-    }
 }
 
 /// "desaxce": De Saxcé–Feng fixed-point projection
@@ -152,16 +140,6 @@ impl LocalSolver for DeSaxceFeng {
         p: &LocalParams,
     ) -> Result<LocalInfo, LocalError> {
         adaptive_fixed_point(w, q, mu, r, p, desaxce_step)
-    }
-    fn solve2(
-        &self,
-        w: &M2,
-        q: &V2,
-        mu: f64,
-        r: &mut V2,
-        p: &LocalParams,
-    ) -> Result<LocalInfo, LocalError> {
-        solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
     }
 }
 
@@ -196,15 +174,5 @@ impl LocalSolver for Sal {
             return Err(LocalError::Breakdown("W is not positive definite"));
         }
         fixed_step_fixed_point(w, q, mu, r, p, 0.6 / lmax, pg_step)
-    }
-    fn solve2(
-        &self,
-        w: &M2,
-        q: &V2,
-        mu: f64,
-        r: &mut V2,
-        p: &LocalParams,
-    ) -> Result<LocalInfo, LocalError> {
-        solve2_by_embedding(w, q, mu, r, p, |w, q, mu, r, p| self.solve3(w, q, mu, r, p))
     }
 }
