@@ -951,7 +951,6 @@ impl ContactPair {
                 n,
                 g: wg,
                 c,
-                dissipation: dt * ev.weight * ev.dissipation_rate(),
             });
         }
         out
@@ -967,6 +966,4 @@ pub struct UpdatePoint {
     pub g: [[f64; 3]; MAX_NODES],
     /// `c^l` of eq. 75 (our sign): `Δt w j (p v_N + t·v_T + D)`.
     pub c: f64,
-    /// `Δt w j D^l`: the frictional work dissipated over the step.
-    pub dissipation: f64,
 }
