@@ -4,16 +4,22 @@
 //!
 //! * contact points are the slave nodes, with weight `w j` = tributary area in
 //!   the reference configuration;
-//! * per Newton iterate, each slave finds its closest master face at the
-//!   midpoint configuration; the operators `N_A`, `D^α_A` there give the
-//!   objective rates `v_N`, `v^α_T` (eqs. 51–52) and the force (eq. 56);
-//! * the gap at `n+1` (projection on the same face) selects the case of Table 1;
+//! * each slave finds its closest master face at the end-of-step
+//!   configuration (so that the gap `g_{n+1}` that selects the case of Table 1
+//!   is measured on the face the slave is over), and holds it during a Newton
+//!   solve (hysteresis against the normal jump at concave edges, settled
+//!   between solves); the operators `N_A`, `D^α_A` of that face at the
+//!   midpoint (extended past its edges when the slave is not over it yet, which
+//!   keeps `s = g ν` and so the momentum identities exact) give the objective
+//!   rates `v_N`, `v^α_T` (eqs. 51–52) and the force (eq. 56);
 //! * pressure by eq. 79, tangential traction by the return map eqs. 80–83;
 //! * the tangent `−∂f_c/∂x_{n+1}` is the central finite difference of each
 //!   point's force with its case, stick/slip state and face frozen (truncation
-//!   error O(h²) ≈ 1e-10 relative, below the Newton tolerance).
+//!   error O(h²) ≈ 1e-10 relative, below the Newton tolerance); the stepper
+//!   may leave out the geometric part (operators frozen too) where it would
+//!   make the Newton matrix nearly singular, see [`ContactPair::geometric_tangent`].
 
-use super::geometry::{project, GeometryError, Kinematics, Location, MAX_NODES};
+use super::geometry::{project, project_unclamped, GeometryError, Kinematics, Location, MAX_NODES};
 use super::law::{
     covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase,
 };
@@ -66,7 +72,7 @@ pub struct PointEval {
     pub t: [f64; 2],
     pub slip: bool,
     /// What the return map alone says (`slip` may be held by a lock, see
-    /// [`ContactPair::settle_slip_states`]).
+    /// [`ContactPair::settle_states`]).
     pub trial_slip: bool,
     /// Tangential traction as a spatial vector `t_α τ^α` (midpoint basis) and
     /// the slip speed `‖v_T‖ = √(m_αβ v^α v^β)`, for output.
@@ -133,14 +139,40 @@ pub struct ContactPair {
     /// Penalties actually used.
     pub eps_n: f64,
     pub eps_t: f64,
+    /// `(λ + 2μ)/h` and `2ρh` of the default penalties (see [`default_penalties`]).
+    bulk: f64,
+    inertia: f64,
     /// Constraint tolerance as a length (`spec.tolerance · h`).
     pub tol_abs: f64,
     /// Characteristic master (or slave) face size `h`.
     pub h: f64,
     pub state: Vec<SlaveState>,
     pub evals: Vec<PointEval>,
+    /// Whether the tangent includes the geometric stiffness (the change of the
+    /// midpoint operators `N_A`, `D^α_A` with the positions, scaled by the
+    /// force). Far from a solution that term can dominate: a predictor that
+    /// penetrates deeply gives pressures many times the converged ones, and
+    /// their follower-force stiffness then swamps the inertia and shear
+    /// stiffness and makes the Newton matrix nearly singular. The stepper
+    /// leaves it out until the residual is small (a modified Newton), then
+    /// puts it back for quadratic convergence.
+    pub geometric_tangent: bool,
     /// Stick/slip state held fixed during one Newton solve (`None`: free).
     slip_lock: Vec<Option<bool>>,
+    /// Master face held during one Newton solve, and how much farther (a
+    /// length) the slave is from it than from its closest face at the last
+    /// evaluation. See [`ContactPair::settle_states`].
+    face_lock: Vec<Option<usize>>,
+    face_excess: Vec<f64>,
+    /// Face changes made by `settle_states` in this step (at most
+    /// `MAX_FACE_SWITCHES`, so that a slave in a concave corner, where each
+    /// face's extension lies below the other face, cannot ping-pong).
+    face_switches: Vec<u8>,
+    /// Whether the point's multipliers were already zeroed in this step (the
+    /// §3.6 zeroing is done once per step and point: a point that comes back
+    /// into contact after it is genuinely in contact, and zeroing it again
+    /// would make the Uzawa loop cycle).
+    zeroed: Vec<bool>,
     /// Averaged outward node normals of the master faces at the midpoint (hints).
     node_normal: Vec<[f64; 3]>,
     /// Scratch: midpoint configuration (reused, no allocation per evaluation).
@@ -290,12 +322,54 @@ fn plane_kinematics(
     }
 }
 
-/// Frozen decisions for the finite-difference tangent.
+/// How far (in parametric units, the reference face being `[-1, 1]²` or the
+/// unit triangle) beyond its edges a face is extended in
+/// [`ContactPair::kinematics`]: at the end of the step, where the face is the
+/// slave's closest (or the held one, within `FACE_SLACK·h` of it), and at the
+/// midpoint, which lies up to half a step's tangential travel away.
+const END_SLACK: f64 = 0.25;
+const MID_SLACK: f64 = 1.0;
+
+/// Whether `xi` lies in the reference face enlarged by `slack`.
+fn within_face(kind: ElementKind, xi: [f64; 2], slack: f64) -> bool {
+    match kind {
+        ElementKind::Line2 => xi[0].abs() <= 1.0 + slack,
+        ElementKind::Tri3 => xi[0] >= -slack && xi[1] >= -slack && xi[0] + xi[1] <= 1.0 + slack,
+        _ => xi[0].abs() <= 1.0 + slack && xi[1].abs() <= 1.0 + slack,
+    }
+}
+
+/// The penalties `(ε_N, ε_T)`: the input's, or by default stiffer than both the
+/// bulk (`bulk = (λ+2μ)/h`) and the nodal inertia of one step
+/// (`inertia/Δt² = 2ρh/Δt²`), by a factor 10 for the augmented Lagrangian and
+/// 1000 for pure penalty (which has no augmentations to close the gap). The
+/// default follows the step size, so that a cut-back step keeps the same
+/// ratio of penalty to inertia (and the Uzawa loop its convergence rate).
+fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f64, f64) {
+    let factor = match spec.enforcement {
+        Enforcement::AugmentedLagrangian => 10.0,
+        Enforcement::Penalty => 1000.0,
+    };
+    let eps_n = spec
+        .penalty
+        .unwrap_or(factor * bulk.max(inertia / (dt * dt)));
+    (eps_n, spec.tangential_penalty.unwrap_or(eps_n))
+}
+
+/// A slave keeps its master face during a Newton iteration while that face is
+/// within `FACE_SLACK·h` of the closest one (see [`ContactPair::assemble`]).
+const FACE_SLACK: f64 = 0.1;
+const MAX_FACE_SWITCHES: u8 = 2;
+
+/// Frozen decisions for the finite-difference tangent. With `kin` the
+/// midpoint operators `N_A`, `D^α_A` are frozen too, which leaves out the
+/// geometric stiffness (see [`ContactPair::geometric_tangent`]).
 #[derive(Clone, Copy)]
 struct Frozen {
     case: NormalCase,
     slip: bool,
     lambda_t: [f64; 3],
+    kin: Option<Kinematics>,
 }
 
 impl ContactPair {
@@ -412,15 +486,8 @@ impl ContactPair {
         // Default penalty: stiffer than both the bulk (E/h) and the nodal inertia
         // of one step (2ρh/Δt²), by a factor 10 for the augmented Lagrangian and
         // 1000 for pure penalty (which has no augmentations to close the gap).
-        let factor = match spec.enforcement {
-            Enforcement::AugmentedLagrangian => 10.0,
-            Enforcement::Penalty => 1000.0,
-        };
-        let eps_n = spec
-            .penalty
-            .unwrap_or(factor * (stiffness / h).max(2.0 * density * h / (dt * dt)));
-        let eps_t = spec.tangential_penalty.unwrap_or(eps_n);
         let n_slaves = slaves.len();
+        let (eps_n, eps_t) = default_penalties(spec, stiffness / h, 2.0 * density * h, dt);
         Ok(ContactPair {
             spec: spec.clone(),
             dim,
@@ -429,11 +496,18 @@ impl ContactPair {
             master,
             eps_n,
             eps_t,
+            bulk: stiffness / h,
+            inertia: 2.0 * density * h,
             tol_abs: spec.tolerance * h,
             h,
             state: vec![SlaveState::default(); n_slaves],
             evals: (0..n_slaves).map(|_| PointEval::open(0.0)).collect(),
+            geometric_tangent: true,
             slip_lock: vec![None; n_slaves],
+            face_lock: vec![None; n_slaves],
+            face_excess: vec![0.0; n_slaves],
+            face_switches: vec![0; n_slaves],
+            zeroed: vec![false; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
             xm: Vec::new(),
             hash: SpatialHash::new(2.0 * h),
@@ -539,6 +613,7 @@ impl ContactPair {
         face: Option<usize>,
         xs: [f64; 3],
         xf: &[[f64; 3]],
+        slack: f64,
     ) -> Result<Kinematics, GeometryError> {
         match (&self.master, face) {
             (
@@ -551,7 +626,19 @@ impl ContactPair {
             ) => Ok(plane_kinematics(*point, *normal, tangents, xs, self.dim)),
             (Master::Faces(faces), Some(f)) => {
                 let e = &faces[f];
-                let proj = project(e.kind, xf, xs);
+                let mut proj = project(e.kind, xf, xs);
+                if proj.location != Location::Interior {
+                    // A slave within `slack` (parametric) of the face projects
+                    // onto the face extended beyond its edges: the clamped rule
+                    // ν = ±s/|s| is round-off when |s| → 0 (a slave touching the
+                    // surface at an edge) and tilts the normal of a slave that
+                    // has just moved past the edge, while the extended face keeps
+                    // s = g ν exactly (so the momentum identities still hold).
+                    let pu = project_unclamped(e.kind, xf, xs, proj.xi);
+                    if within_face(e.kind, pu.xi, slack) {
+                        proj = pu;
+                    }
+                }
                 Kinematics::new(e.kind, xf, xs, &proj, self.hint(e, proj.location))
             }
             (Master::Faces(_), None) => unreachable!("a face is chosen before kinematics"),
@@ -582,7 +669,7 @@ impl ContactPair {
         x1: &[[f64; 3]],
         dt: f64,
         frozen: Option<Frozen>,
-    ) -> Result<([[f64; 3]; MAX_NODES], PointEval, [f64; 3]), GeometryError> {
+    ) -> Result<([[f64; 3]; MAX_NODES], PointEval, [f64; 3], Kinematics), GeometryError> {
         let n = x0.len();
         let mut xm = [[0.0; 3]; MAX_NODES];
         let mut w = [[0.0; 3]; MAX_NODES];
@@ -592,8 +679,11 @@ impl ContactPair {
                 w[a][i] = (x1[a][i] - x0[a][i]) / dt;
             }
         }
-        let km = self.kinematics(face, xm[0], &xm[1..n])?;
-        let k1 = self.kinematics(face, x1[0], &x1[1..n])?;
+        let km = match frozen.and_then(|f| f.kin) {
+            Some(km) => km,
+            None => self.kinematics(face, xm[0], &xm[1..n], MID_SLACK)?,
+        };
+        let k1 = self.kinematics(face, x1[0], &x1[1..n], END_SLACK)?;
         let v_n = km.normal_rate(&w[..n]);
         let v_t = km.tangential_rates(&w[..n]);
         let st = &self.state[k];
@@ -610,23 +700,14 @@ impl ContactPair {
             None => normal_law(st.in_contact, lambda_n, self.eps_n, k1.gap, dt, v_n),
         };
         let nt = km.n_tangents;
-        // tangential multiplier: covariant components in the midpoint basis, reset
-        // when it would do positive work (§3.6)
+        // tangential multiplier: covariant components in the midpoint basis. It
+        // is fixed during a Newton solve (its reset, §3.6, is decided in
+        // `augment`: deciding it per iterate makes the residual jump and Newton
+        // cycle).
         let lam_vec = match frozen {
             Some(f) => f.lambda_t,
-            None => {
-                let lv = if self.spec.enforcement == Enforcement::Penalty {
-                    [0.0; 3]
-                } else {
-                    st.lambda_t
-                };
-                let cov = [dot(lv, km.tangents[0]), dot(lv, km.tangents[1])];
-                if reset_multiplier(cov, v_t, nt) == [0.0; 2] {
-                    [0.0; 3]
-                } else {
-                    lv
-                }
-            }
+            None if self.spec.enforcement == Enforcement::Penalty => [0.0; 3],
+            None => st.lambda_t,
         };
         let lam = [
             dot(lam_vec, km.tangents[0]),
@@ -717,7 +798,7 @@ impl ContactPair {
             slip_rate: km.slip_speed(v_t),
             weight,
         };
-        Ok((f, eval, lam_vec))
+        Ok((f, eval, lam_vec, km))
     }
 
     /// Adds the contact force at the iterate `x1` to `f` (nodal, dimension `D`)
@@ -735,21 +816,55 @@ impl ContactPair {
         let mut xm = std::mem::take(&mut self.xm);
         xm.clear();
         xm.extend(x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)));
-        self.update_node_normals(&xm);
-        // Broad + narrow phase at the midpoint: the closest master face of each
-        // slave within 2h (spatial hashing, cost linear in the surface size).
+        self.update_node_normals(x1);
+        // Broad + narrow phase at the end of the step: the closest master face
+        // of each slave within 2h (spatial hashing, cost linear in the surface
+        // size). The end configuration decides, because the gap g_{n+1} that
+        // selects the case and sets the pressure must be measured on the face
+        // the slave is over at n+1; the midpoint rates and operators use the
+        // same face, extended by MID_SLACK if the slave is not over it yet.
+        //
+        // Node-to-segment contact is nonsmooth where the closest face changes
+        // (at a concave edge the normal jumps from one face to the other and
+        // Newton cycles between them). So each slave keeps the face it took at
+        // the start of a Newton solve while that face is within `FACE_SLACK·h`
+        // of the closest one; after the solve `settle_states` moves it to the
+        // closest face if the held one is farther by more than the constraint
+        // tolerance, and the step is solved again.
         let mut chosen = std::mem::take(&mut self.chosen);
         chosen.clear();
         if let Master::Faces(faces) = &self.master {
             self.x3.clear();
-            self.x3.extend((0..xm.len() / D).map(|a| node_x(&xm, a, D)));
+            self.x3.extend((0..x1.len() / D).map(|a| node_x(x1, a, D)));
             self.hash.rebuild(&self.x3, faces);
-            for &s in &self.slaves {
-                chosen.push(
+            for (kk, &s) in self.slaves.iter().enumerate() {
+                let best =
                     self.hash
-                        .closest_face(&self.x3, faces, self.x3[s], &mut self.candidates)
-                        .map(|(f, _)| f),
-                );
+                        .closest_face(&self.x3, faces, self.x3[s], &mut self.candidates);
+                let face = match (best, self.face_lock[kk]) {
+                    (None, _) => None,
+                    (Some((b, _)), None) => Some(b),
+                    (Some((b, _)), Some(f)) if b == f => Some(f),
+                    (Some((b, pb)), Some(f)) => {
+                        let e = &faces[f];
+                        let mut xf = [[0.0; 3]; 4];
+                        for (k, &a) in e.nodes().iter().enumerate() {
+                            xf[k] = self.x3[a];
+                        }
+                        let pf = project(e.kind, &xf[..e.nodes().len()], self.x3[s]);
+                        self.face_excess[kk] = pf.distance - pb.distance;
+                        Some(if self.face_excess[kk] > FACE_SLACK * self.h {
+                            b
+                        } else {
+                            f
+                        })
+                    }
+                };
+                if face.is_none() || face == best.map(|(b, _)| b) {
+                    self.face_excess[kk] = 0.0;
+                }
+                self.face_lock[kk] = face;
+                chosen.push(best.map(|(b, _)| b));
             }
         }
         let mut nodes = [0usize; MAX_NODES];
@@ -758,7 +873,7 @@ impl ContactPair {
         for kk in 0..self.slaves.len() {
             let face = match &self.master {
                 Master::Plane { .. } => None,
-                Master::Faces(_) => match chosen[kk] {
+                Master::Faces(_) => match self.face_lock[kk] {
                     Some(f) => Some(f),
                     None => {
                         self.evals[kk] = PointEval::open(self.weights[kk]);
@@ -771,7 +886,7 @@ impl ContactPair {
                 l0[a] = node_x(x0, nodes[a], D);
                 l1[a] = node_x(x1, nodes[a], D);
             }
-            let (fe, ev, lam) = self.local_force(kk, face, &l0[..n], &l1[..n], dt, None)?;
+            let (fe, ev, lam, km) = self.local_force(kk, face, &l0[..n], &l1[..n], dt, None)?;
             self.evals[kk] = ev;
             if !ev.active {
                 self.slip_lock[kk] = None;
@@ -790,6 +905,7 @@ impl ContactPair {
                     case: ev.case,
                     slip: ev.slip,
                     lambda_t: lam,
+                    kin: (!self.geometric_tangent).then_some(km),
                 };
                 let step = 1e-7 * self.h.max(f64::MIN_POSITIVE);
                 for b in 0..n {
@@ -798,9 +914,9 @@ impl ContactPair {
                         let mut lm = l1;
                         lp[b][j] += step;
                         lm[b][j] -= step;
-                        let (fp, _, _) =
+                        let (fp, ..) =
                             self.local_force(kk, face, &l0[..n], &lp[..n], dt, Some(frozen))?;
-                        let (fm, _, _) =
+                        let (fm, ..) =
                             self.local_force(kk, face, &l0[..n], &lm[..n], dt, Some(frozen))?;
                         for a in 0..n {
                             let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else {
@@ -843,8 +959,13 @@ impl ContactPair {
             // A pressure on a point that separates (v_N > 0) would do positive work
             // and make c > 0 in the velocity update; as the paper prescribes for the
             // normal multipliers (end of §3.6) its multiplier is zeroed instead, and
-            // the step is solved again.
-            if ev.v_n > 0.0 && self.state[k].lambda_n > 0.0 {
+            // the step is solved again. "Separates" means by more than the
+            // constraint tolerance over the step: a converged persistent or new
+            // contact has |Δt v_N| up to that tolerance of either sign, and
+            // zeroing those makes the Uzawa loop cycle (any positive work left
+            // is restored by the velocity update, or recorded as its defect).
+            if dt * ev.v_n > self.tol_abs && self.state[k].lambda_n > 0.0 && !self.zeroed[k] {
+                self.zeroed[k] = true;
                 self.state[k].lambda_n = 0.0;
                 self.state[k].lambda_t = [0.0; 3];
                 worst = f64::INFINITY;
@@ -862,7 +983,7 @@ impl ContactPair {
                     xm[a][i] = 0.5 * (p0[i] + p1[i]);
                 }
             }
-            if let Ok(km) = self.kinematics(ev.face, xm[0], &xm[1..n]) {
+            if let Ok(km) = self.kinematics(ev.face, xm[0], &xm[1..n], MID_SLACK) {
                 let nt = km.n_tangents;
                 let mut tv = [0.0; 3];
                 for a in 0..nt {
@@ -871,6 +992,21 @@ impl ContactPair {
                         for i in 0..3 {
                             tv[i] += c * km.tangents[b][i];
                         }
+                    }
+                }
+                // The reset of Love & Laursen (end of §3.6): a multiplier that
+                // did positive work over the step (by more than the constraint
+                // tolerance, as for the normal one above) would generate
+                // energy; it is zeroed and the step solved again.
+                let used = self.state[k].lambda_t;
+                let cov = [dot(used, km.tangents[0]), dot(used, km.tangents[1])];
+                if reset_multiplier(cov, ev.v_t, nt) == [0.0; 2] {
+                    let power: f64 = (0..nt).map(|a| cov[a] * ev.v_t[a]).sum();
+                    if dt * power > self.tol_abs * norm(used) && !self.zeroed[k] {
+                        self.zeroed[k] = true;
+                        self.state[k].lambda_t = [0.0; 3];
+                        worst = f64::INFINITY;
+                        continue;
                     }
                 }
                 self.state[k].lambda_t = tv;
@@ -882,16 +1018,25 @@ impl ContactPair {
         worst
     }
 
-    /// Stick/slip states are held fixed during a Newton solve (Newton on the
-    /// kink of the return map otherwise cycles between the two branches); after
-    /// the solve, each point whose held state disagrees with the return map takes
-    /// the return map's state. Returns how many changed: the step is solved
-    /// again until none does.
-    pub fn settle_slip_states(&mut self) -> usize {
+    /// Stick/slip states and master faces are held fixed during a Newton solve
+    /// (Newton on the kink of the return map, or across the normal jump at a
+    /// concave edge, otherwise cycles between the two sides); after the solve,
+    /// each point whose held stick/slip state disagrees with the return map
+    /// takes the return map's state, and each slave whose held face is farther
+    /// than its closest face by more than the constraint tolerance moves to
+    /// the closest face. Returns how many changed: the step is solved again
+    /// until none does.
+    pub fn settle_states(&mut self) -> usize {
         let mut changed = 0;
         for (k, ev) in self.evals.iter().enumerate() {
             if ev.active && self.spec.friction > 0.0 && ev.trial_slip != ev.slip {
                 self.slip_lock[k] = Some(ev.trial_slip);
+                changed += 1;
+            }
+            if self.face_excess[k] > self.tol_abs && self.face_switches[k] < MAX_FACE_SWITCHES {
+                self.face_lock[k] = self.chosen[k];
+                self.face_excess[k] = 0.0;
+                self.face_switches[k] += 1;
                 changed += 1;
             }
         }
@@ -900,8 +1045,13 @@ impl ContactPair {
 
     /// Resets the multipliers at the start of a step's first augmentation for
     /// points not in contact, keeping warm starts of persistent contacts.
-    pub fn begin_step(&mut self) {
+    pub fn begin_step(&mut self, dt: f64) {
+        (self.eps_n, self.eps_t) = default_penalties(&self.spec, self.bulk, self.inertia, dt);
         self.slip_lock.iter_mut().for_each(|l| *l = None);
+        self.face_lock.iter_mut().for_each(|l| *l = None);
+        self.face_excess.iter_mut().for_each(|e| *e = 0.0);
+        self.face_switches.iter_mut().for_each(|e| *e = 0);
+        self.zeroed.iter_mut().for_each(|z| *z = false);
         for st in &mut self.state {
             if !st.in_contact {
                 st.lambda_n = 0.0;
@@ -935,7 +1085,7 @@ impl ContactPair {
             for a in 0..n {
                 l1[a] = node_x(x1, nodes[a], D);
             }
-            let Ok(k1) = self.kinematics(ev.face, l1[0], &l1[1..n]) else {
+            let Ok(k1) = self.kinematics(ev.face, l1[0], &l1[1..n], END_SLACK) else {
                 continue;
             };
             let g = k1.nodal_forces(ev.p, ev.t);
@@ -946,12 +1096,7 @@ impl ContactPair {
                 }
             }
             let c = dt * ev.weight * (ev.power() + ev.dissipation_rate());
-            out.push(UpdatePoint {
-                nodes,
-                n,
-                g: wg,
-                c,
-            });
+            out.push(UpdatePoint { nodes, n, g: wg, c });
         }
         out
     }

@@ -272,6 +272,12 @@ impl<const D: usize> Stepper<D> {
         Ok(())
     }
 
+    fn set_geometric_tangent(&mut self, on: bool) {
+        self.contacts
+            .iter_mut()
+            .for_each(|c| c.geometric_tangent = on);
+    }
+
     /// Newton's method on `x1` (from its current value) with the contact
     /// multipliers fixed.
     fn newton(
@@ -284,6 +290,12 @@ impl<const D: usize> Stepper<D> {
         let (cm, eval) = self.coefficients(dt);
         let n = s0.x.len();
         self.x_trial.copy_from_slice(x1);
+        // Contact: the first matrix leaves out the geometric stiffness (at a
+        // predictor that penetrates deeply it swamps the rest, see
+        // ContactPair::geometric_tangent); later ones include it, except right
+        // after a step along which no length decreased ‖R‖.
+        let mut k_geometric = false;
+        self.set_geometric_tangent(k_geometric);
         let mut cur = self.evaluate_trial(&s0.x, cm, eval, dt)?;
         std::mem::swap(&mut self.r, &mut self.r_trial);
         std::mem::swap(&mut self.k, &mut self.k_trial);
@@ -297,6 +309,7 @@ impl<const D: usize> Stepper<D> {
                 });
             }
             it += 1;
+            self.set_geometric_tangent(true);
             self.lu.factorize(&self.sys.pattern, &self.k)?;
             for i in 0..n {
                 self.dx[i] = -self.r[i];
@@ -317,7 +330,8 @@ impl<const D: usize> Stepper<D> {
                 for i in 0..n {
                     self.x_trial[i] = x1[i] + s * self.dx[i];
                 }
-                match self.evaluate_trial(&s0.x, cm, eval, dt) {
+                let trial = self.evaluate_trial(&s0.x, cm, eval, dt);
+                match trial {
                     Ok(e)
                         if at_round_off
                             || e.norm < cur.norm
@@ -332,11 +346,17 @@ impl<const D: usize> Stepper<D> {
                 s *= 0.5;
             }
             let e = match accepted {
-                Some(e) => e,
+                Some(e) => {
+                    k_geometric = true;
+                    e
+                }
                 None => {
                     // No step length decreased ‖R‖. Where the residual is nonsmooth
                     // (a contact point changing case) that is expected: take the full
-                    // Newton step unless it is invalid, and let the iteration limit decide.
+                    // Newton step unless it is invalid, and let the iteration limit decide;
+                    // the next matrix is of the other kind.
+                    k_geometric = !k_geometric;
+                    self.set_geometric_tangent(k_geometric);
                     for i in 0..n {
                         self.x_trial[i] = x1[i] + self.dx[i];
                     }
@@ -410,8 +430,20 @@ impl<const D: usize> Stepper<D> {
             }
         }
         self.refresh_couplings(s0, dt)?;
-        self.contacts.iter_mut().for_each(|c| c.begin_step());
+        self.contacts.iter_mut().for_each(|c| c.begin_step(dt));
         let mut x1 = self.x_hat.clone();
+        // With contact carried from the previous step, Newton starts from the
+        // positions at t_n instead of x̂ = x_n + Δt v_n: the constant-velocity
+        // predictor drives bodies in persistent contact (a block pivoting on an
+        // edge) deep into each other, and the pressures of that state make the
+        // first Newton matrices useless.
+        if self
+            .contacts
+            .iter()
+            .any(|c| c.state.iter().any(|s| s.in_contact))
+        {
+            x1.copy_from_slice(&s0.x);
+        }
         let mut report = StepReport::default();
         // Uzawa loop (Love & Laursen §3.6): Newton with fixed multipliers, then
         // update them until every pair meets its tolerance.
@@ -432,11 +464,7 @@ impl<const D: usize> Stepper<D> {
                 break;
             }
             // stick/slip states held during the solve must agree with the return map
-            let changed: usize = self
-                .contacts
-                .iter_mut()
-                .map(|c| c.settle_slip_states())
-                .sum();
+            let changed: usize = self.contacts.iter_mut().map(|c| c.settle_states()).sum();
             let mut worst = 0.0f64;
             let mut met = changed == 0;
             for &c in &augmented {

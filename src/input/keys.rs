@@ -46,7 +46,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("contact.master_plane", "{ point = [..], normal = [..] }", "A fixed rigid plane; `normal` points toward the slave side (it is normalized; zero is an error)."),
     ("contact.friction", "number ≥ 0, default 0", "Coulomb friction coefficient μ."),
     ("contact.enforcement", "\"augmented-lagrangian\" (default) or \"penalty\"", "Uzawa augmentations until the constraint violation is below `tolerance`, or penalty only."),
-    ("contact.penalty", "number > 0, default from stiffness, mass and dt", "Normal penalty ε_N (traction per unit gap). Default: 10·max((λ+2μ)/h, 2ρh/Δt²) for the augmented Lagrangian, 1000· that for penalty; h the contact face size. `emcontact check` prints the value."),
+    ("contact.penalty", "number > 0, default from stiffness, mass and dt", "Normal penalty ε_N (traction per unit gap). Default: 10·max((λ+2μ)/h, 2ρh/Δt²) for the augmented Lagrangian, 1000· that for penalty; h the contact face size. The default follows the step size (a cut-back step keeps the ratio to the inertia). `emcontact check` prints the value at the input Δt."),
     ("contact.tangential_penalty", "number > 0, default = penalty", "Tangential penalty ε_T of the return map."),
     ("contact.tolerance", "number > 0, default 1e-4", "Augmented Lagrangian: allowed constraint violation (gap of a new contact, Δt·v_N of a persistent one, Δt·‖v_T‖ of a sticking one) relative to the face size h."),
     ("contact.max_augmentations", "integer ≥ 1, default 20", "Augmentations per step before the step counts as failed (and is cut back)."),
