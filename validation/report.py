@@ -2,9 +2,12 @@
 """Plots and figures of the validation cases, from the runs' own history.csv files.
 
 For every case folder given (default: all), reads out/<run>/history.csv of each
-run, draws <case>/energy.png (relative change of the total energy, log scale)
-and <case>/angular_momentum.png, and writes docs/validation.md with a table of
-the measured drifts. Only numpy and matplotlib are used.
+run, draws <case>/energy.png (relative change of E + D, log scale),
+<case>/angular_momentum.png, <case>/dissipation.png (frictional work),
+<case>/bodies.png (kinetic + strain energy of each body, from bodies.csv) and
+<case>/snapshot_<run>.png (the deformed bodies of the run's last VTK frame,
+rendered off screen with pyvista, the way a ParaView user sees them), and writes
+docs/validation.md with a table of the measured figures.
 """
 import csv
 import pathlib
@@ -46,6 +49,61 @@ def drifts(h):
     }
 
 
+def step_balance(h):
+    """max over steps of |E_{n+1} − E_n + D_{n+1} − D_n| / E_0."""
+    e = h["total"] + h.get("dissipation", 0.0 * h["total"])
+    return float(np.abs(np.diff(e)).max() / abs(e[0])) if len(e) > 1 else 0.0
+
+
+def snapshot(run_dir, png):
+    """Renders the last VTK frame of a run (warped by its displacement, coloured
+    by the velocity magnitude); returns an error text instead of raising when
+    off-screen rendering is unavailable."""
+    frames = sorted(run_dir.glob("*.vtu"))
+    if not frames:
+        return "no VTK frames"
+    try:
+        import pyvista as pv
+
+        pv.OFF_SCREEN = True
+        mesh = pv.read(str(frames[-1]))
+        if "displacement" in mesh.point_data:
+            mesh = mesh.warp_by_vector("displacement")
+        p = pv.Plotter(off_screen=True, window_size=(720, 540))
+        p.add_mesh(mesh, scalars="velocity" if "velocity" in mesh.point_data else None, show_edges=True)
+        p.add_text(f"{run_dir.name}: {frames[-1].name}", font_size=10)
+        if mesh.bounds[5] - mesh.bounds[4] == 0.0:
+            p.view_xy()
+        p.screenshot(str(png))
+        p.close()
+        return None
+    except Exception as e:  # rendering is best effort: report, do not fail
+        return f"snapshot failed: {e}"
+
+
+def bodies_plot(case, runs):
+    fig, axes = plt.subplots(1, len(runs), figsize=(5 * len(runs), 4), squeeze=False)
+    for ax, path in zip(axes[0], runs):
+        b = path.parent / "bodies.csv"
+        if not b.exists():
+            continue
+        with open(b) as f:
+            rows = list(csv.DictReader(f))
+        for body in sorted({r["body"] for r in rows}):
+            rr = [r for r in rows if r["body"] == body]
+            t = np.array([float(r["t"]) for r in rr])
+            e = np.array([float(r["kinetic"]) + float(r["strain"]) for r in rr])
+            ax.plot(t, e, label=body)
+        ax.set_title(path.parent.name)
+        ax.set_xlabel("t")
+        ax.set_ylabel("kinetic + strain")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(VAL / case / "bodies.png", dpi=100)
+    plt.close(fig)
+
+
 def case_report(case):
     runs = sorted((VAL / case / "out").glob("*/history.csv"))
     if not runs:
@@ -55,9 +113,11 @@ def case_report(case):
     if readme.exists():
         lines += [f"See `validation/{case}/README.md` for the physics and the expected figures.", ""]
     lines += [
-        "| run | steps | end time | max \\|E + D − E₀\\| / E₀ | max L drift | max J drift | D / K₀ (friction) | update defect |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | steps | end time | max \\|E + D − E₀\\| / E₀ | max per step \\|ΔE + ΔD\\| / E₀ | max L drift | max J drift | D / K₀ (friction) | update defect | max penetration |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    fig_d, ax_d = plt.subplots(figsize=(8, 4.5))
+    notes = []
     fig_e, ax_e = plt.subplots(figsize=(8, 4.5))
     fig_j, ax_j = plt.subplots(figsize=(8, 4.5))
     for path in runs:
@@ -69,9 +129,23 @@ def case_report(case):
         ax_j.semilogy(t[1:], np.maximum(d["angular"][1:], 1e-17), label=name)
         frac = h["dissipation"][-1] / h["kinetic"][0] if "dissipation" in h and h["kinetic"][0] > 0 else 0.0
         defect = h["update_defect"][-1] if "update_defect" in h else 0.0
+        pen = h["max_penetration"].max() if "max_penetration" in h else 0.0
+        if "dissipation" in h:
+            ax_d.plot(t, h["dissipation"] / h["total"][0], label=name)
         lines.append(
-            f"| {name} | {len(t) - 1} | {t[-1]:.4g} | {d['energy'].max():.2e} | {d['linear'].max():.2e} | {d['angular'].max():.2e} | {frac:.4f} | {defect:.1e} |"
+            f"| {name} | {len(t) - 1} | {t[-1]:.4g} | {d['energy'].max():.2e} | {step_balance(h):.2e} | {d['linear'].max():.2e} | {d['angular'].max():.2e} | {frac:.4f} | {defect:.1e} | {pen:.2e} |"
         )
+        err = snapshot(path.parent, VAL / case / f"snapshot_{name}.png")
+        notes.append(f"![{case} {name} last frame](../validation/{case}/snapshot_{name}.png)" if err is None else f"({name}: {err})")
+    ax_d.set_xlabel("t")
+    ax_d.set_ylabel("D / E₀")
+    ax_d.set_title(f"{case}: cumulative frictional work")
+    ax_d.grid(True, alpha=0.3)
+    ax_d.legend()
+    fig_d.tight_layout()
+    fig_d.savefig(VAL / case / "dissipation.png", dpi=110)
+    plt.close(fig_d)
+    bodies_plot(case, runs)
     for ax, fig, what, fname in [
         (ax_e, fig_e, "|E + D − E₀| / E₀", "energy.png"),
         (ax_j, fig_j, "|J − J₀| / |J₀|", "angular_momentum.png"),
@@ -85,6 +159,9 @@ def case_report(case):
         fig.savefig(VAL / case / fname, dpi=110)
         plt.close(fig)
         lines += ["", f"![{case} {fname}](../validation/{case}/{fname})"]
+    lines += ["", f"![{case} dissipation](../validation/{case}/dissipation.png)"]
+    lines += ["", f"![{case} per-body energy](../validation/{case}/bodies.png)"]
+    lines += [""] + notes
     return "\n".join(lines) + "\n"
 
 

@@ -168,11 +168,11 @@ pub struct ContactPair {
     /// `MAX_FACE_SWITCHES`, so that a slave in a concave corner, where each
     /// face's extension lies below the other face, cannot ping-pong).
     face_switches: Vec<u8>,
-    /// Whether the point's multipliers were already zeroed in this step (the
-    /// §3.6 zeroing is done once per step and point: a point that comes back
-    /// into contact after it is genuinely in contact, and zeroing it again
-    /// would make the Uzawa loop cycle).
-    zeroed: Vec<bool>,
+    /// How often the point's multipliers were zeroed in this step (the §3.6
+    /// zeroing is done at most `MAX_ZEROINGS` times per step and point: a
+    /// point that keeps coming back into contact is genuinely in contact, and
+    /// zeroing it again and again makes the Uzawa loop cycle).
+    zeroed: Vec<u8>,
     /// Averaged outward node normals of the master faces at the midpoint (hints).
     node_normal: Vec<[f64; 3]>,
     /// Scratch: midpoint configuration (reused, no allocation per evaluation).
@@ -360,6 +360,8 @@ fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f
 /// within `FACE_SLACK·h` of the closest one (see [`ContactPair::assemble`]).
 const FACE_SLACK: f64 = 0.1;
 const MAX_FACE_SWITCHES: u8 = 2;
+/// How often per step one point's multipliers may be zeroed (see `zeroed`).
+const MAX_ZEROINGS: u8 = 2;
 
 /// Frozen decisions for the finite-difference tangent. With `kin` the
 /// midpoint operators `N_A`, `D^α_A` are frozen too, which leaves out the
@@ -507,7 +509,7 @@ impl ContactPair {
             face_lock: vec![None; n_slaves],
             face_excess: vec![0.0; n_slaves],
             face_switches: vec![0; n_slaves],
-            zeroed: vec![false; n_slaves],
+            zeroed: vec![0; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
             xm: Vec::new(),
             hash: SpatialHash::new(2.0 * h),
@@ -964,8 +966,8 @@ impl ContactPair {
             // contact has |Δt v_N| up to that tolerance of either sign, and
             // zeroing those makes the Uzawa loop cycle (any positive work left
             // is restored by the velocity update, or recorded as its defect).
-            if dt * ev.v_n > self.tol_abs && self.state[k].lambda_n > 0.0 && !self.zeroed[k] {
-                self.zeroed[k] = true;
+            if dt * ev.v_n > self.tol_abs && self.state[k].lambda_n > 0.0 && self.zeroed[k] < MAX_ZEROINGS {
+                self.zeroed[k] += 1;
                 self.state[k].lambda_n = 0.0;
                 self.state[k].lambda_t = [0.0; 3];
                 worst = f64::INFINITY;
@@ -1002,8 +1004,8 @@ impl ContactPair {
                 let cov = [dot(used, km.tangents[0]), dot(used, km.tangents[1])];
                 if reset_multiplier(cov, ev.v_t, nt) == [0.0; 2] {
                     let power: f64 = (0..nt).map(|a| cov[a] * ev.v_t[a]).sum();
-                    if dt * power > self.tol_abs * norm(used) && !self.zeroed[k] {
-                        self.zeroed[k] = true;
+                    if dt * power > self.tol_abs * norm(used) && self.zeroed[k] < MAX_ZEROINGS {
+                        self.zeroed[k] += 1;
                         self.state[k].lambda_t = [0.0; 3];
                         worst = f64::INFINITY;
                         continue;
@@ -1051,7 +1053,7 @@ impl ContactPair {
         self.face_lock.iter_mut().for_each(|l| *l = None);
         self.face_excess.iter_mut().for_each(|e| *e = 0.0);
         self.face_switches.iter_mut().for_each(|e| *e = 0);
-        self.zeroed.iter_mut().for_each(|z| *z = false);
+        self.zeroed.iter_mut().for_each(|z| *z = 0);
         for st in &mut self.state {
             if !st.in_contact {
                 st.lambda_n = 0.0;
