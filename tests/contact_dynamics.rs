@@ -315,3 +315,68 @@ fn bodies_csv_and_contact_fields() {
         }
     }
 }
+
+/// The friction blocks of Love & Laursen §4.2 (validation/friction_blocks) up
+/// to t = 0.5: first contact in the step [0.2, 0.3] between deformable hex8
+/// bodies, with Coulomb friction.
+fn friction_blocks(friction: f64) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/validation/friction_blocks/stick_mu08.toml"
+    ))
+    .unwrap();
+    text.replace("end = 1.5", "end = 0.5")
+        .replace("friction = 0.8", &format!("friction = {friction}"))
+}
+
+#[test]
+fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("case.toml");
+    let mut model = input::parse(&path, &friction_blocks(0.8)).expect("valid input");
+    model.output.dir = dir.path().join("out");
+    let opts = RunOptions {
+        vtk: false,
+        plots: false,
+        ..RunOptions::default()
+    };
+    let s = dynamics::run(&model, &opts).expect("run completes");
+    println!(
+        "blocks μ = 0.8: balance {:.2e}, dissipated {:.4} of {:.4}, defect {:.2e}, penetration {:.2e}",
+        s.max_energy_drift,
+        s.dissipation,
+        s.initial.total(),
+        s.update_defect,
+        s.max_penetration
+    );
+    // E_n + D_n = E_0 (the impact slips before the edge grips)
+    assert!(
+        s.max_energy_drift <= 1e-8,
+        "balance {:e}",
+        s.max_energy_drift
+    );
+    // tumbling criterion of validation/friction_blocks/README.md: |w_x| ≥ 0.5
+    // at the end of the first contact step
+    let b = emcontact::output::read_csv(&model.output.dir.join("bodies.csv")).unwrap();
+    let (t, wx) = (
+        b.header.iter().position(|c| c == "t").unwrap(),
+        b.header.iter().position(|c| c == "wx").unwrap(),
+    );
+    // rows alternate base, cube
+    let cube: Vec<&Vec<f64>> = b.rows.iter().skip(1).step_by(2).collect();
+    let first = cube
+        .iter()
+        .find(|r| r[wx].abs() >= 0.5)
+        .map(|r| r[t])
+        .expect("the cube must tumble");
+    assert!(
+        (0.3 - 1e-9..=0.3 + 1e-9).contains(&first),
+        "tumbling starts at the end of step [0.2, 0.3], not {first}"
+    );
+    // augmented Lagrangian (tolerance 1e-5 h): penetration ≤ 1e-3 h
+    assert!(
+        s.max_penetration <= 1e-3 * 0.25,
+        "penetration {:e}",
+        s.max_penetration
+    );
+}
