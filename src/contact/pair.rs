@@ -966,7 +966,10 @@ impl ContactPair {
             // contact has |Δt v_N| up to that tolerance of either sign, and
             // zeroing those makes the Uzawa loop cycle (any positive work left
             // is restored by the velocity update, or recorded as its defect).
-            if dt * ev.v_n > self.tol_abs && self.state[k].lambda_n > 0.0 && self.zeroed[k] < MAX_ZEROINGS {
+            if dt * ev.v_n > self.tol_abs
+                && self.state[k].lambda_n > 0.0
+                && self.zeroed[k] < MAX_ZEROINGS
+            {
                 self.zeroed[k] += 1;
                 self.state[k].lambda_n = 0.0;
                 self.state[k].lambda_t = [0.0; 3];
