@@ -1,0 +1,304 @@
+//! One full time step of the 3D "friction blocks" contact problem: a
+//! neo-Hookean cube (velocity [0, 1.5, −1]) lands on and slides over a base
+//! block fixed at its bottom, μ = 0.8, augmented Lagrangian (tolerance 1e-5).
+//!
+//! Built through the public API the way `emcontact run` does it
+//! (`input::parse` → `System` → `Stepper` + `ContactPair`s → `Stepper::step`).
+//! Two steps are timed, each from a fixed state reached outside the timed loop
+//! (the contact pairs are restored from a clone before every timed step):
+//!
+//! * `first_contact`: t = 0.2 → 0.3, the step in which the cube touches down;
+//! * `persistent`: t = 0.3 → 0.4, in sliding contact.
+//!
+//! A step that fails at Δt = 0.1 is timed as the run loop takes it
+//! (`run.rs::advance`: halve Δt until every sub-step converges; the failed
+//! attempts are part of the time). The Newton iterations and augmentations of
+//! the timed step (`StepReport`) are printed once.
+//!
+//! Coarse mesh (8×8×4 + 4×4×4 hex8, 530 nodes, 1,590 dofs): criterion, 10 samples.
+//! Fine mesh (20×20×10 + 10×10×10 hex8, 18,546 dofs): one run timed with
+//! `Instant` (a step takes far too long for criterion samples), only with
+//! `CONTACT_STEP_FINE=1` (first-contact step) or `CONTACT_STEP_FINE=2` (both).
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+use emcontact::contact::pair::ContactPair;
+use emcontact::dynamics::{State, StepReport, Stepper, System};
+use emcontact::model::Model;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const DT: f64 = 0.1;
+
+fn input(base: [usize; 3], cube: [usize; 3]) -> String {
+    format!(
+        r#"
+[problem]
+name = "blocks"
+dimension = 3
+[time]
+dt = 0.1
+end = 1.5
+[mesh]
+[[mesh.generate]]
+kind = "box"
+name = "base"
+min = [0.0, 0.0, 0.0]
+max = [2.0, 2.0, 1.0]
+divisions = [{}, {}, {}]
+[[mesh.generate]]
+kind = "box"
+name = "cube"
+min = [0.5, 0.0, 1.25]
+max = [1.5, 1.0, 2.25]
+divisions = [{}, {}, {}]
+[[body]]
+name = "base"
+group = "base"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+[[body]]
+name = "cube"
+group = "cube"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+velocity = [0.0, 1.5, -1.0]
+[[boundary]]
+group = "base_zmin"
+fix = ["x", "y", "z"]
+[[contact]]
+slave = "cube_zmin"
+master = "base_zmax"
+friction = 0.8
+tolerance = 1e-5
+max_augmentations = 40
+"#,
+        base[0], base[1], base[2], cube[0], cube[1], cube[2]
+    )
+}
+
+/// `run.rs::initial_motion` (private there): `v = v_b + ω_b × (X − X_c,b)`.
+fn initial_motion(sys: &System<3>, model: &Model) -> (Vec<f64>, Vec<f64>) {
+    let n = sys.n_nodes;
+    let mut x = vec![0.0; n * 3];
+    for a in 0..n {
+        x[a * 3..a * 3 + 3].copy_from_slice(&sys.xref[a]);
+    }
+    let mut v = vec![0.0; n * 3];
+    for (b, body) in model.bodies.iter().enumerate() {
+        let (mut m, mut c) = (0.0, [0.0; 3]);
+        for a in (0..n).filter(|&a| sys.node_body[a] == b) {
+            m += sys.lumped[a];
+            for i in 0..3 {
+                c[i] += sys.lumped[a] * sys.xref[a][i];
+            }
+        }
+        c.iter_mut().for_each(|ci| *ci /= m);
+        let w = body.angular_velocity;
+        for a in (0..n).filter(|&a| sys.node_body[a] == b) {
+            let r = [
+                sys.xref[a][0] - c[0],
+                sys.xref[a][1] - c[1],
+                sys.xref[a][2] - c[2],
+            ];
+            let wxr = [
+                w[1] * r[2] - w[2] * r[1],
+                w[2] * r[0] - w[0] * r[2],
+                w[0] * r[1] - w[1] * r[0],
+            ];
+            for i in 0..3 {
+                v[a * 3 + i] = body.velocity[i] + wxr[i];
+            }
+        }
+    }
+    (x, v)
+}
+
+/// The stepper and initial state of the blocks, as `run.rs::run_dim` builds them.
+fn setup(base: [usize; 3], cube: [usize; 3]) -> (Stepper<3>, State) {
+    let model =
+        emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
+    let sys = System::<3>::new(&model).expect("system");
+    let (x0, v0) = initial_motion(&sys, &model);
+    let mut stepper =
+        Stepper::new(sys, model.time.integrator, model.solver, model.gravity).expect("symbolic LU");
+    let stiffness = model
+        .bodies
+        .iter()
+        .map(|b| b.material.p_wave_modulus())
+        .fold(0.0, f64::max);
+    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
+    for spec in &model.contacts {
+        stepper.contacts.push(
+            ContactPair::new(spec, &model.mesh, 3, stiffness, density, model.time.dt)
+                .expect("contact pair"),
+        );
+    }
+    let state = stepper.initial_state(x0, v0).expect("initial state");
+    (stepper, state)
+}
+
+/// What one run-loop step took: Δt of the accepted sub-steps, cut-backs,
+/// Newton iterations and augmentations (accepted sub-steps and all).
+#[derive(Debug, Default)]
+struct Taken {
+    cutbacks: usize,
+    substeps: usize,
+    iterations: usize,
+    augmentations: usize,
+    /// Newton iterations spent in failed attempts (not in any StepReport).
+    failed_attempts: usize,
+    reports: Vec<StepReport>,
+}
+
+/// `run.rs::advance`: the step from `s0` by `dt`, halved until it converges.
+fn advance(stepper: &mut Stepper<3>, s0: &State, dt: f64) -> (State, Taken) {
+    let max_cut = stepper.params.max_cutbacks;
+    let mut taken = Taken::default();
+    for k in 0..=max_cut {
+        let m = 1usize << k;
+        let h = dt / m as f64;
+        let mut cur = s0.clone();
+        let mut reports = Vec::with_capacity(m);
+        let mut ok = true;
+        for _ in 0..m {
+            match stepper.step(&cur, h) {
+                Ok((s, r)) => {
+                    cur = s;
+                    reports.push(r);
+                }
+                Err(_) => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            cur.t = s0.t + dt;
+            taken.cutbacks = k;
+            taken.substeps = m;
+            taken.iterations = reports.iter().map(|r| r.iterations).sum();
+            taken.augmentations = reports.iter().map(|r| r.augmentations).sum();
+            taken.reports = reports;
+            return (cur, taken);
+        }
+        taken.failed_attempts += 1;
+    }
+    panic!("step from t = {} failed after {max_cut} cut-backs", s0.t);
+}
+
+/// Advances from t = 0 to `t` in run-loop steps of `DT` (untimed).
+fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
+    while s.t < t - 1e-9 {
+        let t0 = s.t;
+        let (s1, taken) = advance(stepper, &s, DT);
+        eprintln!(
+            "  setup step {t0:.1} -> {:.1}: {} sub-step(s), {} Newton iterations, {} augmentations",
+            s1.t, taken.substeps, taken.iterations, taken.augmentations
+        );
+        s = s1;
+    }
+    s
+}
+
+fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
+    eprintln!(
+        "{label} ({dofs} dofs), step {t0:.1} -> {:.1}: {} cut-back(s) ({} failed attempt(s)), \
+         {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); augmentations {} \
+         (per sub-step {:?}); active/stick/slip at the end {}/{}/{}",
+        t0 + DT,
+        taken.cutbacks,
+        taken.failed_attempts,
+        taken.substeps,
+        DT / taken.substeps as f64,
+        taken.iterations,
+        taken
+            .reports
+            .iter()
+            .map(|r| r.iterations)
+            .collect::<Vec<_>>(),
+        taken.augmentations,
+        taken
+            .reports
+            .iter()
+            .map(|r| r.augmentations)
+            .collect::<Vec<_>>(),
+        taken.reports.last().map_or(0, |r| r.active),
+        taken.reports.last().map_or(0, |r| r.stick),
+        taken.reports.last().map_or(0, |r| r.slip),
+    );
+}
+
+/// The stepper at state `t0` (contacts as committed at `t0`).
+fn at(base: [usize; 3], cube: [usize; 3], t0: f64) -> (Stepper<3>, State) {
+    let (mut stepper, s) = setup(base, cube);
+    let s = advance_to(&mut stepper, s, t0);
+    (stepper, s)
+}
+
+fn bench_coarse(c: &mut Criterion) {
+    let (base, cube) = ([8, 8, 4], [4, 4, 4]);
+    let mut g = c.benchmark_group("contact_step/coarse_1590dofs");
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5));
+    for (name, t0) in [("first_contact_0.2-0.3", 0.2), ("persistent_0.3-0.4", 0.3)] {
+        let (mut stepper, s0) = at(base, cube, t0);
+        let saved = stepper.contacts.clone();
+        let dofs = stepper.sys.n_dofs();
+        // one untimed step for the statistics (the timed ones are identical)
+        let (_, taken) = advance(&mut stepper, &s0, DT);
+        describe("coarse", dofs, t0, &taken);
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    stepper.contacts = saved.clone();
+                    let start = Instant::now();
+                    let out = advance(&mut stepper, &s0, DT);
+                    total += start.elapsed();
+                    black_box(out);
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+fn fine() {
+    let level: u32 = std::env::var("CONTACT_STEP_FINE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if level == 0 {
+        eprintln!("fine mesh skipped (CONTACT_STEP_FINE=1: first-contact step, =2: both steps)");
+        return;
+    }
+    let (base, cube) = ([20, 20, 10], [10, 10, 10]);
+    let start = Instant::now();
+    let (mut stepper, s) = setup(base, cube);
+    let dofs = stepper.sys.n_dofs();
+    eprintln!("fine: {dofs} dofs, set up in {:.2?}", start.elapsed());
+    let s = advance_to(&mut stepper, s, 0.2);
+    let steps: &[f64] = if level >= 2 { &[0.2, 0.3] } else { &[0.2] };
+    let mut s = s;
+    for &t0 in steps {
+        let start = Instant::now();
+        let (s1, taken) = advance(&mut stepper, &s, DT);
+        let secs = start.elapsed().as_secs_f64();
+        describe("fine", dofs, t0, &taken);
+        eprintln!(
+            "fine, step {t0:.1} -> {:.1}: {secs:.2} s (one run, Instant)",
+            t0 + DT
+        );
+        s = s1;
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    bench_coarse(c);
+    fine();
+}
+
+criterion_group!(contact_step, benches);
+criterion_main!(contact_step);
