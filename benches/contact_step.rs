@@ -3,7 +3,7 @@
 //! block fixed at its bottom, μ = 0.8, augmented Lagrangian (tolerance 1e-5).
 //!
 //! Built through the public API the way `emcontact run` does it
-//! (`input::parse` → `System` → `Stepper` + `ContactPair`s → `Stepper::step`).
+//! (`input::parse` → `dynamics::setup` → `dynamics::advance`).
 //! Two steps are timed, each from a fixed state reached outside the timed loop
 //! (the contact pairs are restored from a clone before every timed step):
 //!
@@ -11,7 +11,7 @@
 //! * `persistent`: t = 0.3 → 0.4, in sliding contact.
 //!
 //! A step that fails at Δt = 0.1 is timed as the run loop takes it
-//! (`run.rs::advance`: halve Δt until every sub-step converges; the failed
+//! (`dynamics::advance`: halve Δt until every sub-step converges; the failed
 //! attempts are part of the time). The Newton iterations and augmentations of
 //! the timed step (`StepReport`) are printed once.
 //!
@@ -21,9 +21,7 @@
 //! `CONTACT_STEP_FINE=1` (first-contact step) or `CONTACT_STEP_FINE=2` (both).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use emcontact::contact::pair::ContactPair;
-use emcontact::dynamics::{State, StepReport, Stepper, System};
-use emcontact::model::Model;
+use emcontact::dynamics::{self, State, StepReport, Stepper};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -75,65 +73,11 @@ max_augmentations = 40
     )
 }
 
-/// `run.rs::initial_motion` (private there): `v = v_b + ω_b × (X − X_c,b)`.
-fn initial_motion(sys: &System<3>, model: &Model) -> (Vec<f64>, Vec<f64>) {
-    let n = sys.n_nodes;
-    let mut x = vec![0.0; n * 3];
-    for a in 0..n {
-        x[a * 3..a * 3 + 3].copy_from_slice(&sys.xref[a]);
-    }
-    let mut v = vec![0.0; n * 3];
-    for (b, body) in model.bodies.iter().enumerate() {
-        let (mut m, mut c) = (0.0, [0.0; 3]);
-        for a in (0..n).filter(|&a| sys.node_body[a] == b) {
-            m += sys.lumped[a];
-            for i in 0..3 {
-                c[i] += sys.lumped[a] * sys.xref[a][i];
-            }
-        }
-        c.iter_mut().for_each(|ci| *ci /= m);
-        let w = body.angular_velocity;
-        for a in (0..n).filter(|&a| sys.node_body[a] == b) {
-            let r = [
-                sys.xref[a][0] - c[0],
-                sys.xref[a][1] - c[1],
-                sys.xref[a][2] - c[2],
-            ];
-            let wxr = [
-                w[1] * r[2] - w[2] * r[1],
-                w[2] * r[0] - w[0] * r[2],
-                w[0] * r[1] - w[1] * r[0],
-            ];
-            for i in 0..3 {
-                v[a * 3 + i] = body.velocity[i] + wxr[i];
-            }
-        }
-    }
-    (x, v)
-}
-
-/// The stepper and initial state of the blocks, as `run.rs::run_dim` builds them.
+/// The stepper and initial state of the blocks, as `emcontact run` builds them.
 fn setup(base: [usize; 3], cube: [usize; 3]) -> (Stepper<3>, State) {
     let model =
         emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
-    let sys = System::<3>::new(&model).expect("system");
-    let (x0, v0) = initial_motion(&sys, &model);
-    let mut stepper =
-        Stepper::new(sys, model.time.integrator, model.solver, model.gravity).expect("symbolic LU");
-    let stiffness = model
-        .bodies
-        .iter()
-        .map(|b| b.material.p_wave_modulus())
-        .fold(0.0, f64::max);
-    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
-    for spec in &model.contacts {
-        stepper.contacts.push(
-            ContactPair::new(spec, &model.mesh, 3, stiffness, density, model.time.dt)
-                .expect("contact pair"),
-        );
-    }
-    let state = stepper.initial_state(x0, v0).expect("initial state");
-    (stepper, state)
+    dynamics::setup::<3>(&model).expect("setup")
 }
 
 /// What one run-loop step took: Δt of the accepted sub-steps, cut-backs,
@@ -144,45 +88,23 @@ struct Taken {
     substeps: usize,
     iterations: usize,
     augmentations: usize,
-    /// Newton iterations spent in failed attempts (not in any StepReport).
-    failed_attempts: usize,
     reports: Vec<StepReport>,
 }
 
-/// `run.rs::advance`: the step from `s0` by `dt`, halved until it converges.
+/// The run loop's step from `s0` by `dt` (`dynamics::advance`: halved until
+/// every sub-step converges).
 fn advance(stepper: &mut Stepper<3>, s0: &State, dt: f64) -> (State, Taken) {
-    let max_cut = stepper.params.max_cutbacks;
-    let mut taken = Taken::default();
-    for k in 0..=max_cut {
-        let m = 1usize << k;
-        let h = dt / m as f64;
-        let mut cur = s0.clone();
-        let mut reports = Vec::with_capacity(m);
-        let mut ok = true;
-        for _ in 0..m {
-            match stepper.step(&cur, h) {
-                Ok((s, r)) => {
-                    cur = s;
-                    reports.push(r);
-                }
-                Err(_) => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if ok {
-            cur.t = s0.t + dt;
-            taken.cutbacks = k;
-            taken.substeps = m;
-            taken.iterations = reports.iter().map(|r| r.iterations).sum();
-            taken.augmentations = reports.iter().map(|r| r.augmentations).sum();
-            taken.reports = reports;
-            return (cur, taken);
-        }
-        taken.failed_attempts += 1;
-    }
-    panic!("step from t = {} failed after {max_cut} cut-backs", s0.t);
+    let (subs, cutbacks) = dynamics::advance(stepper, s0, dt).expect("step converges");
+    let reports: Vec<StepReport> = subs.iter().map(|(_, r, _)| r.clone()).collect();
+    let state = subs.into_iter().last().expect("one sub-step at least").0;
+    let taken = Taken {
+        cutbacks,
+        substeps: reports.len(),
+        iterations: reports.iter().map(|r| r.iterations).sum(),
+        augmentations: reports.iter().map(|r| r.augmentations).sum(),
+        reports,
+    };
+    (state, taken)
 }
 
 /// Advances from t = 0 to `t` in run-loop steps of `DT` (untimed).
@@ -201,12 +123,11 @@ fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
 
 fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
     eprintln!(
-        "{label} ({dofs} dofs), step {t0:.1} -> {:.1}: {} cut-back(s) ({} failed attempt(s)), \
+        "{label} ({dofs} dofs), step {t0:.1} -> {:.1}: {} cut-back(s) (= failed attempts), \
          {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); augmentations {} \
          (per sub-step {:?}); active/stick/slip at the end {}/{}/{}",
         t0 + DT,
         taken.cutbacks,
-        taken.failed_attempts,
         taken.substeps,
         DT / taken.substeps as f64,
         taken.iterations,

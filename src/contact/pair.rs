@@ -173,10 +173,9 @@ pub struct ContactPair {
     /// point that keeps coming back into contact is genuinely in contact, and
     /// zeroing it again and again makes the Uzawa loop cycle).
     zeroed: Vec<u8>,
-    /// Averaged outward node normals of the master faces at the midpoint (hints).
+    /// Averaged outward node normals of the master faces at n+1, where the
+    /// faces are chosen (they only fix the sign of ν at edges and vertices).
     node_normal: Vec<[f64; 3]>,
-    /// Scratch: midpoint configuration (reused, no allocation per evaluation).
-    xm: Vec<f64>,
     /// Broad phase over the master faces (margin 2h), its node positions and
     /// candidate scratch, and the face chosen for each slave.
     hash: SpatialHash,
@@ -511,7 +510,6 @@ impl ContactPair {
             face_switches: vec![0; n_slaves],
             zeroed: vec![0; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
-            xm: Vec::new(),
             hash: SpatialHash::new(2.0 * h),
             x3: Vec::new(),
             candidates: Vec::new(),
@@ -815,9 +813,6 @@ impl ContactPair {
         f: &mut [f64],
         mut k: Option<(&BlockPattern, &mut [f64])>,
     ) -> Result<(), GeometryError> {
-        let mut xm = std::mem::take(&mut self.xm);
-        xm.clear();
-        xm.extend(x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)));
         self.update_node_normals(x1);
         // Broad + narrow phase at the end of the step: the closest master face
         // of each slave within 2h (spatial hashing, cost linear in the surface
@@ -933,7 +928,6 @@ impl ContactPair {
                 }
             }
         }
-        self.xm = xm;
         self.chosen = chosen;
         Ok(())
     }
@@ -1005,14 +999,15 @@ impl ContactPair {
                 // energy; it is zeroed and the step solved again.
                 let used = self.state[k].lambda_t;
                 let cov = [dot(used, km.tangents[0]), dot(used, km.tangents[1])];
-                if reset_multiplier(cov, ev.v_t, nt) == [0.0; 2] {
-                    let power: f64 = (0..nt).map(|a| cov[a] * ev.v_t[a]).sum();
-                    if dt * power > self.tol_abs * norm(used) && self.zeroed[k] < MAX_ZEROINGS {
-                        self.zeroed[k] += 1;
-                        self.state[k].lambda_t = [0.0; 3];
-                        worst = f64::INFINITY;
-                        continue;
-                    }
+                if reset_multiplier(cov, ev.v_t, nt) == [0.0; 2]
+                    && dt * (0..nt).map(|a| cov[a] * ev.v_t[a]).sum::<f64>()
+                        > self.tol_abs * norm(used)
+                    && self.zeroed[k] < MAX_ZEROINGS
+                {
+                    self.zeroed[k] += 1;
+                    self.state[k].lambda_t = [0.0; 3];
+                    worst = f64::INFINITY;
+                    continue;
                 }
                 self.state[k].lambda_t = tv;
                 if !ev.slip && self.spec.friction > 0.0 {

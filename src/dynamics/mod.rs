@@ -13,6 +13,8 @@ pub mod system;
 
 pub use info::{model_info, ModelInfo};
 pub use measures::{measure, Measures};
-pub use run::{run, Progress, RunError, RunOptions, RunSummary, BODY_COLUMNS, HISTORY_COLUMNS};
+pub use run::{
+    advance, run, setup, Progress, RunError, RunOptions, RunSummary, BODY_COLUMNS, HISTORY_COLUMNS,
+};
 pub use step::{State, StepError, StepReport, Stepper};
 pub use system::System;

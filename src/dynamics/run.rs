@@ -174,8 +174,8 @@ fn initial_motion<const D: usize>(sys: &System<D>, model: &Model) -> (Vec<f64>, 
 }
 
 /// Advances by `dt`, halving up to `max_cutbacks` times; returns the accepted
-/// sub-steps and how many halvings were needed.
-fn advance<const D: usize>(
+/// sub-steps (state, report, sub-step size) and how many halvings were needed.
+pub fn advance<const D: usize>(
     stepper: &mut Stepper<D>,
     s0: &State,
     dt: f64,
@@ -459,8 +459,9 @@ impl Recorder {
     }
 }
 
-fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
-    let started = Instant::now();
+/// The stepper of `model` (system, integrator, contact pairs) and its state at
+/// t = 0.
+pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunError> {
     let sys = System::<D>::new(model)?;
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
@@ -480,7 +481,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
             model.time.dt,
         )?);
     }
-    let mut state = stepper
+    let state = stepper
         .initial_state(x0, v0)
         .map_err(|source| RunError::StepFailed {
             t: 0.0,
@@ -488,6 +489,12 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
             cutbacks: 0,
             source,
         })?;
+    Ok((stepper, state))
+}
+
+fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    let started = Instant::now();
+    let (mut stepper, mut state) = setup::<D>(model)?;
 
     let out = model.output.dir.clone();
     std::fs::create_dir_all(&out).map_err(|source| OutputError::Io {
