@@ -17,21 +17,23 @@
 //! The momentum identities (seed eqs. 59–60 and 64–66)
 //! `Σ N_A = 0`, `Σ D^α_A = 0`, `Σ N_A × x_A = ν × s = 0`,
 //! `Σ D^α_A × x_A = A^{αβ}(τ_β × s + g ν × τ_β) = 0` hold because `Σ P_A = 0`,
-//! `Σ P_{A,α} = 0`, and because `ν` is chosen parallel to `s`:
+//! `Σ P_{A,α} = 0`, and because `ν` is parallel to `s` (to round-off):
 //!
-//! * interior projection: `ν = sign(n·s) s/|s|`, `n` the face's unit outward
-//!   normal (`s ∥ n` there up to the projection's round-off); only when `s` is
-//!   tiny (`|s| ≤ 10⁻⁸ h`, `h` the face's size) and its direction is round-off
-//!   (`|n × s| > 10⁻⁶ |s|`) is `ν = n`, which leaves `|ν × s| = |n × s|`, the
-//!   projection residual;
+//! * interior projection: `ν = n`, `n` the face's unit outward normal at `ξ̄`.
+//!   There `s ∥ n` up to the projection's round-off (`τ_α·s = 0` defines `ξ̄`),
+//!   so the identities hold to that round-off, and unlike `s/|s|` the face
+//!   normal carries no cancellation error when `|s| → 0` (a point in
+//!   persistent contact has `|s| ~ 10⁻⁶ h`, where `s/|s|` is noisy at
+//!   `ulp(x)/|s| ~ 10⁻¹⁰`, enough to stall Newton);
 //! * edge or vertex projection: `ν = sign(n_ref·s) s/|s|`, `n_ref` the caller's
 //!   averaged neighbour normal (the hint) or else the face normal; when
 //!   `|s| ≤ 10⁻¹³ h` `ν = n_ref`, which leaves an identity
 //!   defect `≤ |s|`. The normal then jumps as the slave passes the edge
 //!   (DESIGN §5).
 //!
-//! This is the seed's own choice written in this code's sign: its eqs. 46 and
-//! 48 define `ν` from `s` itself (`ν ∥ s`, `|g| = |s|`); the face normal (or the
+//! The seed's eqs. 46 and 48 define `ν` from `s` itself (`ν ∥ s`,
+//! `|g| = |s|`); at an interior projection that is the face normal, which is
+//! what is used there, and at edges and vertices the face normal (or the
 //! hint) only fixes which of `±s/|s|` is "outward", i.e. the sign of `g`.
 //!
 //! `A_αβ` is the Hessian of `½|x_s − x_m(ξ)|²` at `ξ̄`, so `D^α_A · ẋ_A` is
@@ -176,14 +178,12 @@ impl Kinematics {
             scale(s, sg / sn)
         };
         let normal = match proj.location {
-            Location::Interior => {
-                let parallel = sn > 0.0 && norm(cross(face_normal, s)) <= 1e-6 * sn;
-                if parallel || sn > 1e-8 * size {
-                    along_s(face_normal)
-                } else {
-                    face_normal
-                }
-            }
+            // At an interior projection s ∥ n up to the projection's round-off,
+            // so ν = n keeps the identities to that round-off, while s/|s| would
+            // carry the cancellation error of s = x_s − x_m (≈ ulp(x)/|s|): in
+            // persistent contact |s| ~ 1e-6 h and that noise, times the
+            // pressure, put a floor of ~1e-9 relative under Newton's residual.
+            Location::Interior => face_normal,
             Location::Edge(_) | Location::Vertex(_) => {
                 let n_ref = match normal_hint {
                     Some(h) if norm(h) > 0.0 => scale(h, 1.0 / norm(h)),
