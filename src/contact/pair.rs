@@ -1096,7 +1096,21 @@ impl ContactPair {
                 }
             }
             let c = dt * ev.weight * (ev.power() + ev.dissipation_rate());
-            out.push(UpdatePoint { nodes, n, g: wg, c });
+            // the work the constraint tolerance allows: Δt|v_N| ≤ tol and, in
+            // stick, Δt‖v_T‖ ≤ tol (see contact::update, "within the tolerance")
+            let c_tol = match self.spec.enforcement {
+                Enforcement::AugmentedLagrangian => {
+                    ev.weight * (ev.p + norm(ev.traction)) * self.tol_abs
+                }
+                Enforcement::Penalty => 0.0,
+            };
+            out.push(UpdatePoint {
+                nodes,
+                n,
+                g: wg,
+                c,
+                c_tol,
+            });
         }
         out
     }
@@ -1111,4 +1125,7 @@ pub struct UpdatePoint {
     pub g: [[f64; 3]; MAX_NODES],
     /// `c^l` of eq. 75 (our sign): `Δt w j (p v_N + t·v_T + D)`.
     pub c: f64,
+    /// The largest positive `c^l` the constraint tolerance accounts for,
+    /// `w j (p_N + ‖t_T‖) tol` (0 for penalty enforcement).
+    pub c_tol: f64,
 }

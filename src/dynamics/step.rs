@@ -633,7 +633,8 @@ impl<const D: usize> Stepper<D> {
             })
             .collect();
         let c: Vec<f64> = points.iter().map(|p| p.c).collect();
-        let imp = solve_impulses(&SparseRows { rows }, &b, &c, 1000);
+        let c_tol: Vec<f64> = points.iter().map(|p| p.c_tol).collect();
+        let imp = solve_impulses(&SparseRows { rows }, &b, &c, &c_tol, 1000);
         if !imp.unsolved.is_empty() {
             log::debug!(
                 "velocity update: {} point(s) without admissible root",
