@@ -238,3 +238,106 @@ fn wrong_component_count() {
         &["body[0].velocity", "expected 2 components"],
     );
 }
+
+/// A 3D ball (`kind = "ball"`) on a plane: the golf ball's generator.
+const BALL: &str = r#"
+[problem]
+name = "ball"
+dimension = 3
+
+[time]
+dt = 0.01
+end = 0.02
+
+[mesh]
+[[mesh.generate]]
+kind = "ball"
+name = "ball"
+center = [0.0, 0.0, 1.5]
+radius = 1.0
+divisions = 2
+
+[[body]]
+name = "ball"
+group = "ball"
+material = { model = "neo-hookean", young = 60.0, poisson = 0.45, density = 1.0 }
+
+[[contact]]
+slave = "ball_outer"
+master_plane = { point = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0] }
+"#;
+
+/// `bad` for the 3D BALL input.
+fn bad_ball(from: &str, to: &str, names: &[&str]) -> String {
+    assert!(BALL.contains(from), "test bug: {from:?} not in BALL");
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "case.toml", &BALL.replacen(from, to, 1));
+    let o = check(&p);
+    assert_eq!(o.code, Some(2), "exit code; stderr: {}", o.stderr);
+    assert!(o.stderr.contains("case.toml"), "{}", o.stderr);
+    for n in names {
+        assert!(
+            o.stderr.contains(n),
+            "message should name {n:?}: {}",
+            o.stderr
+        );
+    }
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    o.stderr
+}
+
+#[test]
+fn generated_ball_is_accepted_with_its_outer_surface() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "ball.toml", BALL);
+    let o = check(&p);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn generated_ball_bad_values() {
+    bad_ball(
+        "dimension = 3",
+        "dimension = 2",
+        &["mesh.generate[0].kind", "3D generator", "line 12"],
+    );
+    bad_ball(
+        "radius = 1.0\n",
+        "",
+        &["mesh.generate[0].radius", "missing"],
+    );
+    bad_ball(
+        "radius = 1.0",
+        "radius = -1.0",
+        &["mesh.generate[0].radius", "positive", "line 15"],
+    );
+    bad_ball(
+        "center = [0.0, 0.0, 1.5]",
+        "center = [0.0, 1.5]",
+        &[
+            "mesh.generate[0].center",
+            "expected 3 components",
+            "line 14",
+        ],
+    );
+    bad_ball(
+        "divisions = 2",
+        "divisions = [2, 2]",
+        &["mesh.generate[0].divisions", "expected 1 numbers"],
+    );
+    bad_ball(
+        "divisions = 2",
+        "divisions = 0",
+        &["mesh.generate[0].divisions", "≥ 1", "line 16"],
+    );
+    bad_ball(
+        "divisions = 2",
+        "divisions = 5000",
+        &["mesh.generate[0]", "divisions = 5000"],
+    );
+    bad_ball(
+        "kind = \"ball\"",
+        "kind = \"sphere\"",
+        &["mesh.generate[0].kind", "\"ball\"", "sphere"],
+    );
+}

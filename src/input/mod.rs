@@ -571,6 +571,13 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
             format!("\"{what}\" is a 2D generator; this problem is 3D"),
         )
     };
+    let only_3d = |what: &str| {
+        ctx.err::<Mesh>(
+            Some(g.kind.span()),
+            format!("{key}.kind"),
+            format!("\"{what}\" is a 3D generator; this problem is 2D"),
+        )
+    };
     match kind {
         "box" => {
             let min = need(g.min.as_ref(), "min", dim)?;
@@ -632,10 +639,19 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
             let div = divisions(Some(1))?;
             mesh::generate::disk(name, [c[0], c[1]], radius, div[0]).map_err(mesh_err)
         }
+        "ball" => {
+            if dim != 3 {
+                return only_3d("ball");
+            }
+            let c = need(g.center.as_ref(), "center", 3)?;
+            let radius = need_pos(g.radius.as_ref(), "radius")?;
+            let div = divisions(Some(1))?;
+            mesh::generate::ball(name, c, radius, div[0]).map_err(mesh_err)
+        }
         other => ctx.err(
             Some(g.kind.span()),
             format!("{key}.kind"),
-            format!("expected \"box\", \"ring\" or \"disk\", got \"{other}\""),
+            format!("expected \"box\", \"ring\", \"disk\" or \"ball\", got \"{other}\""),
         ),
     }
 }
