@@ -748,9 +748,16 @@ impl ContactPair {
                     )
                     .t;
                     if h {
+                        // Held in slip while the trial is inside the cone: the
+                        // trial scaled onto the cone, but at most doubled. Its
+                        // direction is undefined as the trial → 0 (a point of a
+                        // rolling body has almost no slip), so scaling a small
+                        // trial up to μp made the force jump from iterate to
+                        // iterate and Newton wander; `2·t^tr` below half the
+                        // cone is continuous and vanishes with the trial.
                         let tn = covariant_norm(trial, &km.metric_inv, nt);
                         let s = if tn > 0.0 {
-                            self.spec.friction * p / tn
+                            (self.spec.friction * p / tn).min(2.0)
                         } else {
                             0.0
                         };
