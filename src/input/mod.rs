@@ -777,7 +777,7 @@ fn build_contact(
         .as_ref()
         .map(|v| ctx.positive(v, &format!("{key}.tolerance")))
         .transpose()?
-        .unwrap_or(1e-4);
+        .unwrap_or(1e-5);
     let max_augmentations = c
         .max_augmentations
         .as_ref()
