@@ -82,6 +82,14 @@ friction = {friction}
 }
 
 fn run(text: &str) -> (RunSummary, Vec<Vec<f64>>, Vec<String>) {
+    let (s, _dir, out) = run_in_tempdir(text);
+    let t = emcontact::output::read_csv(&out.join("history.csv")).unwrap();
+    (s, t.rows, t.header)
+}
+
+/// Runs `text` (no VTK, no plots); the output folder lives as long as the
+/// returned `TempDir`.
+fn run_in_tempdir(text: &str) -> (RunSummary, tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("case.toml");
     let mut model = input::parse(&path, text).expect("valid input");
@@ -92,8 +100,7 @@ fn run(text: &str) -> (RunSummary, Vec<Vec<f64>>, Vec<String>) {
         ..RunOptions::default()
     };
     let s = dynamics::run(&model, &opts).expect("run completes");
-    let t = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
-    (s, t.rows, t.header)
+    (s, dir, model.output.dir)
 }
 
 fn col(h: &[String], name: &str) -> usize {
@@ -353,16 +360,7 @@ fn friction_blocks(friction: f64) -> String {
 
 #[test]
 fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("case.toml");
-    let mut model = input::parse(&path, &friction_blocks(0.8)).expect("valid input");
-    model.output.dir = dir.path().join("out");
-    let opts = RunOptions {
-        vtk: false,
-        plots: false,
-        ..RunOptions::default()
-    };
-    let s = dynamics::run(&model, &opts).expect("run completes");
+    let (s, _dir, out) = run_in_tempdir(&friction_blocks(0.8));
     println!(
         "blocks μ = 0.8: balance {:.2e}, dissipated {:.4} of {:.4}, defect {:.2e}, penetration {:.2e}",
         s.max_energy_drift,
@@ -379,7 +377,7 @@ fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
     );
     // tumbling criterion of validation/friction_blocks/README.md: |w_x| ≥ 0.5
     // at the end of the first contact step
-    let b = emcontact::output::read_csv(&model.output.dir.join("bodies.csv")).unwrap();
+    let b = emcontact::output::read_csv(&out.join("bodies.csv")).unwrap();
     let (t, wx) = (
         b.header.iter().position(|c| c == "t").unwrap(),
         b.header.iter().position(|c| c == "wx").unwrap(),
@@ -407,16 +405,7 @@ fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
 /// the first contact step) and friction takes energy out; `E_n + D_n = E_0`.
 #[test]
 fn friction_blocks_slip_dissipates_exactly_the_frictional_work() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("case.toml");
-    let mut model = input::parse(&path, &friction_blocks(0.2)).expect("valid input");
-    model.output.dir = dir.path().join("out");
-    let opts = RunOptions {
-        vtk: false,
-        plots: false,
-        ..RunOptions::default()
-    };
-    let s = dynamics::run(&model, &opts).expect("run completes");
+    let (s, rows, header) = run(&friction_blocks(0.2));
     println!(
         "blocks μ = 0.2: balance {:.2e}, dissipated {:.4} of {:.4}, defect {:.2e}",
         s.max_energy_drift,
@@ -424,9 +413,8 @@ fn friction_blocks_slip_dissipates_exactly_the_frictional_work() {
         s.initial.total(),
         s.update_defect
     );
-    let t = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
-    let (slip, stick) = (col(&t.header, "slip"), col(&t.header, "stick"));
-    let first = t.rows.iter().find(|r| r[slip] > 0.0).expect("contact");
+    let (slip, stick) = (col(&header, "slip"), col(&header, "stick"));
+    let first = rows.iter().find(|r| r[slip] > 0.0).expect("contact");
     assert_eq!(first[stick], 0.0, "the impact slips everywhere at μ = 0.2");
     assert!(
         s.dissipation > 0.05 * s.initial.total(),
