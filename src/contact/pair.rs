@@ -1092,10 +1092,13 @@ impl ContactPair {
             for a in 0..n {
                 l1[a] = node_x(x1, nodes[a], D);
             }
-            let Ok(k1) = self.kinematics(ev.face, l1[0], &l1[1..n], END_SLACK) else {
-                continue;
+            // The evaluation that made this point active computed the same
+            // kinematics; should it fail here, the point gets no impulse
+            // direction and its c is reported as update defect, not dropped.
+            let g = match self.kinematics(ev.face, l1[0], &l1[1..n], END_SLACK) {
+                Ok(k1) => k1.nodal_forces(ev.p, ev.t),
+                Err(_) => [[0.0; 3]; MAX_NODES],
             };
-            let g = k1.nodal_forces(ev.p, ev.t);
             let mut wg = [[0.0; 3]; MAX_NODES];
             for a in 0..n {
                 for i in 0..3 {
