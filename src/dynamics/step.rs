@@ -255,12 +255,10 @@ impl<const D: usize> Stepper<D> {
         if self.contacts.is_empty() {
             return Ok(());
         }
-        let vmax = s0.v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let reach = 2.0 * vmax * dt;
         let lists: Vec<Vec<usize>> = self
             .contacts
             .iter()
-            .flat_map(|c| c.couplings(&s0.x, reach))
+            .flat_map(|c| c.couplings(&s0.x, &s0.v, dt))
             .collect();
         if self.sys.set_couplings(lists) {
             self.lu = SparseLu::new(&self.sys.pattern)?;
