@@ -269,4 +269,85 @@ mod tests {
             assert!(err < 1e-12, "solution error {err}");
         }
     }
+
+    /// Node lists of the hex8 elements of an `m×m×m` grid.
+    fn hex8_grid(m: usize) -> (usize, Vec<Vec<usize>>) {
+        let id = |i: usize, j: usize, k: usize| (k * (m + 1) + j) * (m + 1) + i;
+        let mut lists = Vec::new();
+        for k in 0..m {
+            for j in 0..m {
+                for i in 0..m {
+                    let mut l = Vec::new();
+                    for (di, dj, dk) in [
+                        (0, 0, 0),
+                        (1, 0, 0),
+                        (1, 1, 0),
+                        (0, 1, 0),
+                        (0, 0, 1),
+                        (1, 0, 1),
+                        (1, 1, 1),
+                        (0, 1, 1),
+                    ] {
+                        l.push(id(i + di, j + dj, k + dk));
+                    }
+                    lists.push(l);
+                }
+            }
+        }
+        ((m + 1).pow(3), lists)
+    }
+
+    #[test]
+    fn solves_an_unsymmetric_3d_hex8_block_system_with_every_ordering() {
+        let (n_nodes, lists) = hex8_grid(4);
+        let p = BlockPattern::new(n_nodes, 3, lists.iter().map(|l| &l[..]));
+        let cp = p.symbolic().col_ptr().to_vec();
+        let ri = p.symbolic().row_idx().to_vec();
+        // unsymmetric values in [-1, 1]; a diagonal of 4, but 1e-3 on every
+        // 7th dof so that partial pivoting has to take off-diagonal pivots
+        let mut val = vec![0.0; p.nnz()];
+        for c in 0..p.n() {
+            for k in cp[c]..cp[c + 1] {
+                let r = ri[k];
+                val[k] = if r == c {
+                    if c % 7 == 0 {
+                        1e-3
+                    } else {
+                        4.0
+                    }
+                } else {
+                    ((r * 31 + c * 17) as f64 * 0.7).sin()
+                };
+            }
+        }
+        let n = p.n();
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
+        let mut b = vec![0.0; n];
+        p.mul(&val, &x, &mut b);
+        for ordering in [
+            LuOrdering::Colamd,
+            LuOrdering::NodeColamd,
+            LuOrdering::NodeAmd,
+            LuOrdering::DofAmd,
+        ] {
+            let mut lu = SparseLu::with_params(&p, LuParams { ordering }).unwrap();
+            assert!(lu.info().ata_factor_nnz >= p.nnz() / 2);
+            // two factorizations on one symbolic analysis
+            for scale in [1.0, -3.0] {
+                let v: Vec<f64> = val.iter().map(|v| v * scale).collect();
+                lu.factorize(&p, &v).unwrap();
+                let mut y: Vec<f64> = b.iter().map(|v| v * scale).collect();
+                lu.solve_in_place(&mut y).unwrap();
+                let mut r = vec![0.0; n];
+                p.mul(&v, &y, &mut r);
+                let res = r
+                    .iter()
+                    .zip(&b)
+                    .map(|(a, b)| (a - b * scale).abs())
+                    .fold(0.0, f64::max)
+                    / b.iter().fold(0.0f64, |m, v| m.max((v * scale).abs()));
+                assert!(res < 1e-12, "{ordering:?}: relative residual {res:e}");
+            }
+        }
+    }
 }
