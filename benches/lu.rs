@@ -18,13 +18,16 @@
 //!
 //! `cargo bench --bench lu`: coarse (8×8×4 + 4×4×4, 1,590 dofs) as a criterion
 //! benchmark plus the printed figures, fine (20×20×10 + 10×10×10, 18,546 dofs)
-//! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`).
+//! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`;
+//! the default, faer's supernodes and node COLAMD; also node and dof AMD
+//! with `LU_FINE_ALL=1`; coarse: all). faer's
+//! own `SymbolicLu`/`Lu` (what `SparseLu` wrapped before) is timed alongside.
 //! Under `cargo test` only the coarse figures are printed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::dynamics;
 use emcontact::fe::kernel::StressEval;
-use emcontact::linalg::{BlockPattern, LuOrdering, LuParams, SparseLu};
+use emcontact::linalg::{BlockPattern, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
 use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -101,9 +104,11 @@ max_augmentations = 40
 }
 
 /// The contact-step tangent of the blocks with the cube resting on the base.
-fn blocks_matrix(base: [usize; 3], cube: [usize; 3]) -> (BlockPattern, Vec<f64>) {
-    let model = emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube))
-        .expect("valid input");
+/// `reach` scales the coupling reach (1: the stepper's; 0: only the slave's
+/// own faces within `h`).
+fn blocks_matrix(base: [usize; 3], cube: [usize; 3], reach: f64) -> (BlockPattern, Vec<f64>) {
+    let model =
+        emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
     let (mut stepper, s0) = dynamics::setup::<3>(&model).expect("setup");
     // the state at t = 0.2 (free flight: x0 + 0.2 v0), just before touch-down,
     // and the coupling reach of the step from there (`Stepper::refresh_couplings`)
@@ -112,7 +117,7 @@ fn blocks_matrix(base: [usize; 3], cube: [usize; 3]) -> (BlockPattern, Vec<f64>)
     let lists: Vec<Vec<usize>> = stepper
         .contacts
         .iter()
-        .flat_map(|c| c.couplings(&x, 2.0 * vmax * DT))
+        .flat_map(|c| c.couplings(&x, reach * 2.0 * vmax * DT))
         .collect();
     let n_couplings = lists.len();
     let coupled: usize = lists.iter().map(|l| l.len() - 1).sum();
@@ -178,14 +183,13 @@ fn full_size() -> bool {
 
 /// Symbolic analysis, `reps` numeric factorizations (min time), factor bytes,
 /// residual of one solve.
-fn measure(
-    label: &str,
-    p: &BlockPattern,
-    val: &[f64],
-    ordering: LuOrdering,
-    reps: usize,
-) -> SparseLu {
-    let params = LuParams { ordering };
+fn measure(label: &str, p: &BlockPattern, val: &[f64], params: LuParams, reps: usize) -> SparseLu {
+    let ordering = params.ordering;
+    let relax = match params.supernode_relax {
+        Some(r) if r == COARSE_SUPERNODES => "",
+        Some(_) => " (other supernodes)",
+        None => " (faer's supernodes)",
+    };
     let t = Instant::now();
     let mut lu = SparseLu::with_params(p, params).expect("symbolic");
     let t_sym = t.elapsed();
@@ -212,10 +216,14 @@ fn measure(
     lu.solve_in_place(&mut y).expect("solve");
     let mut r = vec![0.0; n];
     p.mul(val, &y, &mut r);
-    let res = r.iter().zip(&b).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
+    let res = r
+        .iter()
+        .zip(&b)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
         / b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     eprintln!(
-        "{label} {ordering:?}: symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
+        "{label} {ordering:?}{relax}: symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
          factors {:.1} MB, nnz(chol(QᵀAᵀAQ)) {:.2e}, residual ‖Ax−b‖∞/‖b‖∞ {res:.1e}",
         bytes as f64 / 1e6,
         lu.info().ata_factor_nnz as f64
@@ -223,12 +231,56 @@ fn measure(
     lu
 }
 
-fn bench_lu(c: &mut Criterion) {
-    let (p, val) = blocks_matrix([8, 8, 4], [4, 4, 4]);
-    for ordering in [LuOrdering::Colamd, LuOrdering::NodeColamd, LuOrdering::DofAmd] {
-        measure("coarse", &p, &val, ordering, 5);
+/// faer's own entry points as `SparseLu` used them before (COLAMD inside
+/// `SymbolicLu::try_new`, a new `Lu` per factorization): the reference.
+fn measure_faer_default(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
+    use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+    let t = Instant::now();
+    let symbolic = SymbolicLu::try_new(p.symbolic()).expect("symbolic");
+    let t_sym = t.elapsed();
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        let lu = Lu::try_new_with_symbolic(
+            symbolic.clone(),
+            faer::sparse::SparseColMatRef::new(p.symbolic(), val),
+        )
+        .expect("numeric");
+        best = best.min(t.elapsed());
+        drop(lu);
     }
-    let mut lu = measure("coarse", &p, &val, LuOrdering::NodeAmd, 5);
+    eprintln!("{label} faer default (SymbolicLu/Lu): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}");
+}
+
+/// The LU variants compared: the default (COLAMD, coarser supernodes),
+/// COLAMD with faer's supernodes, COLAMD on the node graph, and (`all`) AMD
+/// on the node and dof graphs.
+fn variants(all: bool) -> Vec<LuParams> {
+    let o = |ordering| LuParams {
+        ordering,
+        ..Default::default()
+    };
+    let mut v = vec![
+        LuParams::default(),
+        LuParams {
+            supernode_relax: None,
+            ..Default::default()
+        },
+        o(LuOrdering::NodeColamd),
+    ];
+    if all {
+        v.extend([o(LuOrdering::NodeAmd), o(LuOrdering::DofAmd)]);
+    }
+    v
+}
+
+fn bench_lu(c: &mut Criterion) {
+    let (p, val) = blocks_matrix([8, 8, 4], [4, 4, 4], 1.0);
+    measure_faer_default("coarse", &p, &val, 5);
+    for &params in &variants(true) {
+        measure("coarse", &p, &val, params, 5);
+    }
+    let mut lu = SparseLu::new(&p).expect("symbolic");
     let mut g = c.benchmark_group("lu");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
@@ -244,10 +296,15 @@ fn bench_lu(c: &mut Criterion) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
-    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10]);
-    for ordering in [LuOrdering::Colamd] {
-        measure("fine", &p, &val, ordering, reps);
+    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 1.0);
+    measure_faer_default("fine", &p, &val, reps);
+    for &params in &variants(std::env::var("LU_FINE_ALL").is_ok()) {
+        measure("fine", &p, &val, params, reps);
     }
+    // how much the stepper's coupling reach costs: the same matrix with each
+    // slave coupled only to the faces within one element size of it
+    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 0.0);
+    measure("fine, reach 0", &p, &val, LuParams::default(), reps);
 }
 
 criterion_group!(benches, bench_lu);

@@ -44,10 +44,31 @@ pub enum LinearSolveError {
 }
 
 /// Options of the symbolic analysis.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LuParams {
     /// Fill-reducing column ordering (default: COLAMD, as faer).
     pub ordering: LuOrdering,
+    /// Supernode amalgamation thresholds `(n, z)`: two adjacent supernodes
+    /// of `≤ n` columns in all merge if `< z` of the merged panel is zero
+    /// (faer's `SymbolicSupernodalParams::relax`). `None`: faer's default,
+    /// `[(4, 1.0), (16, 0.8), (48, 0.1), (∞, 0.05)]`. Default:
+    /// [`COARSE_SUPERNODES`].
+    pub supernode_relax: Option<&'static [(usize, f64)]>,
+}
+
+/// Coarser supernodes than faer's default: on the 3D blocks tangent
+/// (18,546 dofs) 8 % less numeric factorization time and 5 % less factor
+/// storage, the same on the 1,590-dof one (docs/performance.md).
+pub const COARSE_SUPERNODES: &[(usize, f64)] =
+    &[(8, 1.0), (32, 0.8), (128, 0.2), (usize::MAX, 0.1)];
+
+impl Default for LuParams {
+    fn default() -> LuParams {
+        LuParams {
+            ordering: LuOrdering::default(),
+            supernode_relax: Some(COARSE_SUPERNODES),
+        }
+    }
 }
 
 /// What the symbolic analysis found.
@@ -106,7 +127,8 @@ impl SparseLu {
             qr::column_counts_aat_scratch::<usize>(n, n),
             factorize_supernodal_symbolic_lu_scratch::<usize>(n, n).and(StackReq::new::<usize>(n)),
         ]);
-        let mut mem = MemBuffer::try_new(req).map_err(|_| symbolic_error(FaerError::OutOfMemory))?;
+        let mut mem =
+            MemBuffer::try_new(req).map_err(|_| symbolic_error(FaerError::OutOfMemory))?;
         let stack = MemStack::new(&mut mem);
         // Postorder the column elimination tree, so that every subtree is a
         // contiguous range of columns and chains can merge into supernodes.
@@ -128,7 +150,15 @@ impl SparseLu {
         let mut col_counts = vec![0usize; n];
         let mut min_col = vec![0usize; n];
         // AᵀA's column counts take Aᵀ, which has A's pattern
-        qr::column_counts_ata(&mut col_counts, &mut min_col, a, Some(q), tree, &post, stack);
+        qr::column_counts_ata(
+            &mut col_counts,
+            &mut min_col,
+            a,
+            Some(q),
+            tree,
+            &post,
+            stack,
+        );
         let symbolic = factorize_supernodal_symbolic_lu(
             a,
             Some(q),
@@ -136,7 +166,10 @@ impl SparseLu {
             tree,
             &col_counts,
             stack,
-            SymbolicSupernodalParams::default(),
+            match params.supernode_relax {
+                Some(relax) => SymbolicSupernodalParams { relax: Some(relax) },
+                None => SymbolicSupernodalParams::default(),
+            },
         )
         .map_err(symbolic_error)?;
         let info = LuInfo {
@@ -330,7 +363,11 @@ mod tests {
             LuOrdering::NodeAmd,
             LuOrdering::DofAmd,
         ] {
-            let mut lu = SparseLu::with_params(&p, LuParams { ordering }).unwrap();
+            let params = LuParams {
+                ordering,
+                ..Default::default()
+            };
+            let mut lu = SparseLu::with_params(&p, params).unwrap();
             assert!(lu.info().ata_factor_nnz >= p.nnz() / 2);
             // two factorizations on one symbolic analysis
             for scale in [1.0, -3.0] {

@@ -12,5 +12,5 @@ mod ordering;
 mod pattern;
 
 pub use color::color_elements;
-pub use lu::{LinearSolveError, LuInfo, LuOrdering, LuParams, SparseLu};
+pub use lu::{LinearSolveError, LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
 pub use pattern::BlockPattern;
