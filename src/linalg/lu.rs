@@ -16,9 +16,9 @@
 //! Ng 1987: the structure any row pivoting can reach) and builds its
 //! supernodes from it, so the ordering to use is one for `AᵀA` (COLAMD), not
 //! one for `A + Aᵀ`: on the 3D blocks tangent (18,546 dofs) AMD on the node
-//! graph triples that bound (8.2e7 against 2.7e7 entries) and the numeric
-//! factorization (10.8 s against 3.1 s), see `benches/lu.rs` and
-//! docs/performance.md.
+//! graph triples that bound (8.2e7 against 2.7e7 entries) and made the
+//! numeric factorization 3.5× slower (10.8 s against 3.1 s in one process),
+//! see `benches/lu.rs` and docs/performance.md.
 
 use super::ordering::column_ordering;
 pub use super::ordering::LuOrdering;
@@ -58,7 +58,8 @@ pub struct LuParams {
 
 /// Coarser supernodes than faer's default: on the 3D blocks tangent
 /// (18,546 dofs) 8 % less numeric factorization time and 5 % less factor
-/// storage, the same on the 1,590-dof one (docs/performance.md).
+/// storage; on the 1,590-dof one the same time with more storage (13.4
+/// against 8.5 MB) (docs/performance.md).
 pub const COARSE_SUPERNODES: &[(usize, f64)] =
     &[(8, 1.0), (32, 0.8), (128, 0.2), (usize::MAX, 0.1)];
 
