@@ -1,9 +1,38 @@
-//! Sparse LU (faer) with the symbolic analysis computed once per pattern.
+//! Sparse LU (faer's supernodal LU with row partial pivoting) with the
+//! symbolic analysis computed once per pattern.
+//!
+//! `A Q = P L U`: `Q` a fill-reducing column ordering chosen from the pattern
+//! ([`LuOrdering`], by default COLAMD on the dof matrix as in faer), `P` the
+//! row pivoting of the numeric factorization (partial pivoting over each
+//! supernode's front). The symbolic analysis (column elimination tree of
+//! `AᵀA` in the order `Q`, postordered; its column counts; the supernodes)
+//! is faer's `factorize_symbolic_lu` with `Q` supplied by us; the numeric
+//! factorization and solves are faer's
+//! `lu::supernodal::factorize_supernodal_numeric_lu` and
+//! `SupernodalLu::solve_in_place_with_conj`, with the factors, pivots and
+//! scratch kept between factorizations.
+//!
+//! faer's LU bounds the factors by the Cholesky factor of `QᵀAᵀAQ` (George &
+//! Ng 1987: the structure any row pivoting can reach) and builds its
+//! supernodes from it, so the ordering to use is one for `AᵀA` (COLAMD), not
+//! one for `A + Aᵀ`: on the 3D blocks tangent (18,546 dofs) AMD on the node
+//! graph triples that bound (8.2e7 against 2.7e7 entries) and made the
+//! numeric factorization 3.5× slower (10.8 s against 3.1 s in one process),
+//! see `benches/lu.rs` and docs/performance.md.
 
+use super::ordering::column_ordering;
+pub use super::ordering::LuOrdering;
 use super::BlockPattern;
-use faer::linalg::solvers::Solve;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::SparseColMatRef;
+use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::perm::PermRef;
+use faer::sparse::linalg::lu::supernodal::{
+    factorize_supernodal_numeric_lu, factorize_supernodal_numeric_lu_scratch,
+    factorize_supernodal_symbolic_lu, factorize_supernodal_symbolic_lu_scratch,
+    solve_in_place_scratch, SupernodalLu, SymbolicSupernodalLu,
+};
+use faer::sparse::linalg::{qr, SymbolicSupernodalParams};
+use faer::sparse::{FaerError, SparseColMatRef};
+use faer::{Conj, MatMut};
 
 /// A factorization failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -14,47 +43,220 @@ pub enum LinearSolveError {
     Numeric(String),
 }
 
+/// Options of the symbolic analysis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LuParams {
+    /// Fill-reducing column ordering (default: COLAMD, as faer).
+    pub ordering: LuOrdering,
+    /// Supernode amalgamation thresholds `(n, z)`: two adjacent supernodes
+    /// of `≤ n` columns in all merge if `< z` of the merged panel is zero
+    /// (faer's `SymbolicSupernodalParams::relax`). `None`: faer's default,
+    /// `[(4, 1.0), (16, 0.8), (48, 0.1), (∞, 0.05)]`. Default:
+    /// [`COARSE_SUPERNODES`].
+    pub supernode_relax: Option<&'static [(usize, f64)]>,
+}
+
+/// Coarser supernodes than faer's default: on the 3D blocks tangent
+/// (18,546 dofs) 8 % less numeric factorization time and 5 % less factor
+/// storage; on the 1,590-dof one the same time with more storage (13.4
+/// against 8.5 MB) (docs/performance.md).
+pub const COARSE_SUPERNODES: &[(usize, f64)] =
+    &[(8, 1.0), (32, 0.8), (128, 0.2), (usize::MAX, 0.1)];
+
+impl Default for LuParams {
+    fn default() -> LuParams {
+        LuParams {
+            ordering: LuOrdering::default(),
+            supernode_relax: Some(COARSE_SUPERNODES),
+        }
+    }
+}
+
+/// What the symbolic analysis found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LuInfo {
+    /// The column ordering used.
+    pub ordering: LuOrdering,
+    /// Entries of the Cholesky factor of `QᵀAᵀAQ` (its column counts summed):
+    /// with any row pivoting, `U` fits in its pattern and `L` in the
+    /// pattern of the corresponding Householder vectors (George & Ng 1987),
+    /// so this bounds the fill the ordering allows.
+    pub ata_factor_nnz: usize,
+}
+
 /// LU factorization of matrices sharing one `BlockPattern`. The symbolic
 /// analysis (fill-reducing ordering, elimination structure) is done in `new`
-/// and reused by every `factorize`.
+/// and reused by every `factorize`; the numeric factors, pivots and scratch
+/// are kept and overwritten by the next `factorize`.
 pub struct SparseLu {
-    symbolic: SymbolicLu<usize>,
-    numeric: Option<Lu<usize, f64>>,
+    n: usize,
+    info: LuInfo,
+    col_fwd: Vec<usize>,
+    col_inv: Vec<usize>,
+    symbolic: SymbolicSupernodalLu<usize>,
+    /// `val_t[k] = val[transpose[k]]` are the values of `Aᵀ` on the same pattern.
+    transpose: Vec<usize>,
+    val_t: Vec<f64>,
+    row_fwd: Vec<usize>,
+    row_inv: Vec<usize>,
+    numeric: SupernodalLu<usize, f64>,
+    factorized: bool,
+    scratch: MemBuffer,
+}
+
+fn symbolic_error(e: FaerError) -> LinearSolveError {
+    LinearSolveError::Symbolic(format!("{e:?}"))
 }
 
 impl SparseLu {
-    /// Symbolic analysis of `pattern`.
+    /// Symbolic analysis of `pattern` with the default [`LuParams`].
     pub fn new(pattern: &BlockPattern) -> Result<SparseLu, LinearSolveError> {
-        let symbolic = SymbolicLu::try_new(pattern.symbolic())
-            .map_err(|e| LinearSolveError::Symbolic(format!("{e:?}")))?;
+        SparseLu::with_params(pattern, LuParams::default())
+    }
+
+    /// Symbolic analysis of `pattern`.
+    pub fn with_params(
+        pattern: &BlockPattern,
+        params: LuParams,
+    ) -> Result<SparseLu, LinearSolveError> {
+        let n = pattern.n();
+        let a = pattern.symbolic();
+        let (fwd, inv) = column_ordering(pattern, params.ordering).map_err(symbolic_error)?;
+        let req = StackReq::any_of(&[
+            qr::col_etree_scratch::<usize>(n, n),
+            qr::postorder_scratch::<usize>(n),
+            qr::column_counts_aat_scratch::<usize>(n, n),
+            factorize_supernodal_symbolic_lu_scratch::<usize>(n, n).and(StackReq::new::<usize>(n)),
+        ]);
+        let mut mem =
+            MemBuffer::try_new(req).map_err(|_| symbolic_error(FaerError::OutOfMemory))?;
+        let stack = MemStack::new(&mut mem);
+        // Postorder the column elimination tree, so that every subtree is a
+        // contiguous range of columns and chains can merge into supernodes.
+        let mut etree = vec![0usize; n];
+        let mut post = vec![0usize; n];
+        {
+            let q = PermRef::new_checked(&fwd, &inv, n);
+            let tree = qr::col_etree(a, Some(q), &mut etree, stack);
+            qr::postorder(&mut post, tree, stack);
+        }
+        let col_fwd: Vec<usize> = post.iter().map(|&k| fwd[k]).collect();
+        let mut col_inv = vec![0usize; n];
+        for (k, &j) in col_fwd.iter().enumerate() {
+            col_inv[j] = k;
+        }
+        let q = PermRef::new_checked(&col_fwd, &col_inv, n);
+        let tree = qr::col_etree(a, Some(q), &mut etree, stack);
+        qr::postorder(&mut post, tree, stack);
+        let mut col_counts = vec![0usize; n];
+        let mut min_col = vec![0usize; n];
+        // AᵀA's column counts take Aᵀ, which has A's pattern
+        qr::column_counts_ata(
+            &mut col_counts,
+            &mut min_col,
+            a,
+            Some(q),
+            tree,
+            &post,
+            stack,
+        );
+        let symbolic = factorize_supernodal_symbolic_lu(
+            a,
+            Some(q),
+            &min_col,
+            tree,
+            &col_counts,
+            stack,
+            match params.supernode_relax {
+                Some(relax) => SymbolicSupernodalParams { relax: Some(relax) },
+                None => SymbolicSupernodalParams::default(),
+            },
+        )
+        .map_err(symbolic_error)?;
+        let info = LuInfo {
+            ordering: params.ordering,
+            ata_factor_nnz: col_counts.iter().sum(),
+        };
+        let scratch = MemBuffer::try_new(factorize_supernodal_numeric_lu_scratch::<usize, f64>(
+            &symbolic,
+            Default::default(),
+        ))
+        .map_err(|_| symbolic_error(FaerError::OutOfMemory))?;
         Ok(SparseLu {
+            n,
+            info,
+            col_fwd,
+            col_inv,
             symbolic,
-            numeric: None,
+            transpose: pattern.transpose_positions(),
+            val_t: vec![0.0; pattern.nnz()],
+            row_fwd: vec![0; n],
+            row_inv: vec![0; n],
+            numeric: SupernodalLu::new(),
+            factorized: false,
+            scratch,
         })
     }
 
-    /// Numeric factorization of the matrix with values `val` on `pattern`.
+    /// What the symbolic analysis found.
+    pub fn info(&self) -> LuInfo {
+        self.info
+    }
+
+    /// Numeric factorization of the matrix with values `val` on `pattern`
+    /// (the pattern given to `new`).
+    #[track_caller]
     pub fn factorize(
         &mut self,
         pattern: &BlockPattern,
         val: &[f64],
     ) -> Result<(), LinearSolveError> {
+        assert_eq!(pattern.n(), self.n, "pattern of another size");
+        assert_eq!(val.len(), self.transpose.len(), "values of another pattern");
+        self.factorized = false;
         if val.iter().any(|v| !v.is_finite()) {
             return Err(LinearSolveError::Numeric("non-finite entry".into()));
         }
-        let mat = SparseColMatRef::new(pattern.symbolic(), val);
-        let lu = Lu::try_new_with_symbolic(self.symbolic.clone(), mat)
-            .map_err(|e| LinearSolveError::Numeric(format!("{e:?}")))?;
-        self.numeric = Some(lu);
+        for (vt, &k) in self.val_t.iter_mut().zip(&self.transpose) {
+            *vt = val[k];
+        }
+        let a = SparseColMatRef::new(pattern.symbolic(), val);
+        let at = SparseColMatRef::new(pattern.symbolic(), &self.val_t[..]);
+        let q = PermRef::new_checked(&self.col_fwd, &self.col_inv, self.n);
+        factorize_supernodal_numeric_lu(
+            &mut self.row_fwd,
+            &mut self.row_inv,
+            &mut self.numeric,
+            a,
+            at,
+            q,
+            &self.symbolic,
+            faer::get_global_parallelism(),
+            MemStack::new(&mut self.scratch),
+            Default::default(),
+        )
+        .map_err(|e| LinearSolveError::Numeric(format!("{e:?}")))?;
+        self.factorized = true;
         Ok(())
     }
 
     /// Solves in place with the last factorization.
     #[track_caller]
     pub fn solve_in_place(&self, rhs: &mut [f64]) -> Result<(), LinearSolveError> {
-        let lu = self.numeric.as_ref().expect("factorize before solve");
+        assert!(self.factorized, "factorize before solve");
         let n = rhs.len();
-        lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
+        assert_eq!(n, self.n, "right-hand side of another size");
+        let par = faer::get_global_parallelism();
+        // n values: small next to a factorization, and `&self` keeps solves shareable
+        let mut mem = MemBuffer::new(solve_in_place_scratch::<usize, f64>(n, 1, par));
+        self.numeric.solve_in_place_with_conj(
+            PermRef::new_checked(&self.row_fwd, &self.row_inv, n),
+            PermRef::new_checked(&self.col_fwd, &self.col_inv, n),
+            Conj::No,
+            MatMut::from_column_major_slice_mut(rhs, n, 1),
+            par,
+            MemStack::new(&mut mem),
+        );
         if rhs.iter().any(|v| !v.is_finite()) {
             return Err(LinearSolveError::Numeric("non-finite solution".into()));
         }
@@ -99,6 +301,91 @@ mod tests {
                 .map(|(a, b)| (a - b).abs())
                 .fold(0.0, f64::max);
             assert!(err < 1e-12, "solution error {err}");
+        }
+    }
+
+    /// Node lists of the hex8 elements of an `m×m×m` grid.
+    fn hex8_grid(m: usize) -> (usize, Vec<Vec<usize>>) {
+        let id = |i: usize, j: usize, k: usize| (k * (m + 1) + j) * (m + 1) + i;
+        let mut lists = Vec::new();
+        for k in 0..m {
+            for j in 0..m {
+                for i in 0..m {
+                    let mut l = Vec::new();
+                    for (di, dj, dk) in [
+                        (0, 0, 0),
+                        (1, 0, 0),
+                        (1, 1, 0),
+                        (0, 1, 0),
+                        (0, 0, 1),
+                        (1, 0, 1),
+                        (1, 1, 1),
+                        (0, 1, 1),
+                    ] {
+                        l.push(id(i + di, j + dj, k + dk));
+                    }
+                    lists.push(l);
+                }
+            }
+        }
+        ((m + 1).pow(3), lists)
+    }
+
+    #[test]
+    fn solves_an_unsymmetric_3d_hex8_block_system_with_every_ordering() {
+        let (n_nodes, lists) = hex8_grid(4);
+        let p = BlockPattern::new(n_nodes, 3, lists.iter().map(|l| &l[..]));
+        let cp = p.symbolic().col_ptr().to_vec();
+        let ri = p.symbolic().row_idx().to_vec();
+        // unsymmetric values in [-1, 1]; a diagonal of 4, but 1e-3 on every
+        // 7th dof so that partial pivoting has to take off-diagonal pivots
+        let mut val = vec![0.0; p.nnz()];
+        for c in 0..p.n() {
+            for k in cp[c]..cp[c + 1] {
+                let r = ri[k];
+                val[k] = if r == c {
+                    if c % 7 == 0 {
+                        1e-3
+                    } else {
+                        4.0
+                    }
+                } else {
+                    ((r * 31 + c * 17) as f64 * 0.7).sin()
+                };
+            }
+        }
+        let n = p.n();
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
+        let mut b = vec![0.0; n];
+        p.mul(&val, &x, &mut b);
+        for ordering in [
+            LuOrdering::Colamd,
+            LuOrdering::NodeColamd,
+            LuOrdering::NodeAmd,
+            LuOrdering::DofAmd,
+        ] {
+            let params = LuParams {
+                ordering,
+                ..Default::default()
+            };
+            let mut lu = SparseLu::with_params(&p, params).unwrap();
+            assert!(lu.info().ata_factor_nnz >= p.nnz() / 2);
+            // two factorizations on one symbolic analysis
+            for scale in [1.0, -3.0] {
+                let v: Vec<f64> = val.iter().map(|v| v * scale).collect();
+                lu.factorize(&p, &v).unwrap();
+                let mut y: Vec<f64> = b.iter().map(|v| v * scale).collect();
+                lu.solve_in_place(&mut y).unwrap();
+                let mut r = vec![0.0; n];
+                p.mul(&v, &y, &mut r);
+                let res = r
+                    .iter()
+                    .zip(&b)
+                    .map(|(a, b)| (a - b * scale).abs())
+                    .fold(0.0, f64::max)
+                    / b.iter().fold(0.0f64, |m, v| m.max((v * scale).abs()));
+                assert!(res < 1e-12, "{ordering:?}: relative residual {res:e}");
+            }
         }
     }
 }

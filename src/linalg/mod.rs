@@ -8,8 +8,9 @@
 
 mod color;
 mod lu;
+mod ordering;
 mod pattern;
 
 pub use color::color_elements;
-pub use lu::{LinearSolveError, SparseLu};
+pub use lu::{LinearSolveError, LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
 pub use pattern::BlockPattern;

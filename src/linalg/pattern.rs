@@ -78,6 +78,39 @@ impl BlockPattern {
         self.n_nodes * self.dim
     }
 
+    /// The node graph: `n_nodes × n_nodes` pattern with an entry `(a, b)` for
+    /// every coupled node pair (diagonal included; symmetric, sorted).
+    pub fn node_graph(&self) -> SymbolicSparseColMatRef<'_, usize> {
+        SymbolicSparseColMatRef::new_checked(
+            self.n_nodes,
+            self.n_nodes,
+            &self.node_ptr,
+            None,
+            &self.node_adj,
+        )
+    }
+
+    /// Position of entry (row `c`, column `r`) for every stored entry
+    /// (row `r`, column `c`): the pattern is structurally symmetric, so `Aᵀ`
+    /// has the same pattern and its values are `val[transpose_positions[k]]`.
+    pub fn transpose_positions(&self) -> Vec<usize> {
+        let d = self.dim;
+        let cp = self.symbolic.col_ptr();
+        let ri = self.symbolic.row_idx();
+        let mut t = vec![0usize; ri.len()];
+        for c in 0..self.n() {
+            let (b, j) = (c / d, c % d);
+            for k in cp[c]..cp[c + 1] {
+                let (a, i) = (ri[k] / d, ri[k] % d);
+                let off = self
+                    .block_offset(b, a)
+                    .expect("the block pattern is structurally symmetric");
+                t[k] = self.position(off, j, a, i);
+            }
+        }
+        t
+    }
+
     /// Number of stored entries.
     pub fn nnz(&self) -> usize {
         self.symbolic.row_idx().len()

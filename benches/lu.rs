@@ -1,0 +1,311 @@
+//! Sparse LU of the friction-blocks tangent: symbolic analysis, numeric
+//! factorization and solve, with the fill it produces.
+//!
+//! The matrix is the one the first-contact step factorizes: the blocks of
+//! `benches/contact_step.rs` built through the public API
+//! (`input::parse` → `dynamics::setup`) at t = 0.2 (free flight so far), the
+//! pattern extended by the contact couplings of the step from there
+//! (`ContactPair::couplings` with the stepper's reach `2·max|v|·Δt`),
+//! values = midpoint tangent + `2/Δt²·M` + an unsymmetric frictional contact
+//! stiffness on the coupled nodes (normal `e_z`, slip along `e_y`, μ = 0.8),
+//! fixed dofs imposed.
+//!
+//! Printed once per mesh and LU ordering: symbolic time, min-of-N numeric
+//! factorization time, the bytes the numeric factors keep (counted by a
+//! global allocator: L and U values and indices, pivots), the
+//! fill `nnz(L+U)` the ordering gives without off-diagonal pivots
+//! (`SparseLu::info`), and the relative residual of one solve.
+//!
+//! `cargo bench --bench lu`: coarse (8×8×4 + 4×4×4, 1,590 dofs) as a criterion
+//! benchmark plus the printed figures, fine (20×20×10 + 10×10×10, 18,546 dofs)
+//! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`;
+//! the default, faer's supernodes and node COLAMD; also node and dof AMD
+//! with `LU_FINE_ALL=1`; coarse: all). faer's
+//! own `SymbolicLu`/`Lu` (what `SparseLu` wrapped before) is timed alongside.
+//! Under `cargo test` only the coarse figures are printed.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use emcontact::dynamics;
+use emcontact::fe::kernel::StressEval;
+use emcontact::linalg::{BlockPattern, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
+use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Counts the bytes currently allocated.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size(), Relaxed);
+        SysAlloc.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        SysAlloc.dealloc(p, l)
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        LIVE.fetch_add(new, Relaxed);
+        LIVE.fetch_sub(l.size(), Relaxed);
+        SysAlloc.realloc(p, l, new)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const DT: f64 = 0.1;
+
+fn input(base: [usize; 3], cube: [usize; 3]) -> String {
+    format!(
+        r#"
+[problem]
+name = "blocks"
+dimension = 3
+[time]
+dt = 0.1
+end = 1.5
+[mesh]
+[[mesh.generate]]
+kind = "box"
+name = "base"
+min = [0.0, 0.0, 0.0]
+max = [2.0, 2.0, 1.0]
+divisions = [{}, {}, {}]
+[[mesh.generate]]
+kind = "box"
+name = "cube"
+min = [0.5, 0.0, 1.25]
+max = [1.5, 1.0, 2.25]
+divisions = [{}, {}, {}]
+[[body]]
+name = "base"
+group = "base"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+[[body]]
+name = "cube"
+group = "cube"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+velocity = [0.0, 1.5, -1.0]
+[[boundary]]
+group = "base_zmin"
+fix = ["x", "y", "z"]
+[[contact]]
+slave = "cube_zmin"
+master = "base_zmax"
+friction = 0.8
+tolerance = 1e-5
+max_augmentations = 40
+"#,
+        base[0], base[1], base[2], cube[0], cube[1], cube[2]
+    )
+}
+
+/// The contact-step tangent of the blocks with the cube resting on the base.
+/// `reach` scales the coupling reach (1: the stepper's; 0: only the slave's
+/// own faces within `h`).
+fn blocks_matrix(base: [usize; 3], cube: [usize; 3], reach: f64) -> (BlockPattern, Vec<f64>) {
+    let model =
+        emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
+    let (mut stepper, s0) = dynamics::setup::<3>(&model).expect("setup");
+    // the state at t = 0.2 (free flight: x0 + 0.2 v0), just before touch-down,
+    // and the coupling reach of the step from there (`Stepper::refresh_couplings`)
+    let x: Vec<f64> = s0.x.iter().zip(&s0.v).map(|(x, v)| x + 0.2 * v).collect();
+    let vmax = s0.v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let lists: Vec<Vec<usize>> = stepper
+        .contacts
+        .iter()
+        .flat_map(|c| c.couplings(&x, reach * 2.0 * vmax * DT))
+        .collect();
+    let n_couplings = lists.len();
+    let coupled: usize = lists.iter().map(|l| l.len() - 1).sum();
+    stepper.sys.set_couplings(lists.clone());
+    let sys = &stepper.sys;
+    let p = &sys.pattern;
+    let n = sys.n_dofs();
+    // a smooth deformation so the tangent is not the reference one
+    let x1: Vec<f64> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| v + 0.002 * ((i as f64) * 0.37).sin())
+        .collect();
+    let mut f = vec![0.0; n];
+    let mut k = vec![0.0; p.nnz()];
+    sys.assemble(&x, &x1, StressEval::Midpoint, &mut f, Some(&mut k))
+        .expect("assembly");
+    sys.add_mass(2.0 / (DT * DT), &mut k);
+    // frictional contact stiffness of each slave s against the 4 coupled base
+    // nodes m nearest to it in the plane: gap g = z_s − mean z_m, normal
+    // block n nᵀ and slip block μ t nᵀ (n = e_z, t = e_y): unsymmetric
+    let kappa = (0..n)
+        .map(|r| k[p.diagonal_position(r)].abs())
+        .fold(0.0, f64::max);
+    let blk = [[0.0, 0.0, 0.3], [0.0, 0.0, 0.8], [0.0, 0.0, 1.0]];
+    for l in &lists {
+        let s = *l
+            .iter()
+            .find(|&&a| s0.x[3 * a + 2] > 1.1)
+            .expect("a slave of the cube");
+        let d2 = |a: usize| (x[3 * a] - x[3 * s]).powi(2) + (x[3 * a + 1] - x[3 * s + 1]).powi(2);
+        let mut m: Vec<usize> = l.iter().copied().filter(|&a| a != s).collect();
+        m.sort_by(|&a, &b| d2(a).total_cmp(&d2(b)));
+        m.truncate(4);
+        let w = |a: usize| if a == s { 1.0 } else { -1.0 / m.len() as f64 };
+        let nodes: Vec<usize> = std::iter::once(s).chain(m.iter().copied()).collect();
+        for &a in &nodes {
+            for &b in &nodes {
+                let off = p.block_offset(a, b).expect("coupled");
+                for (i, row) in blk.iter().enumerate() {
+                    for (j, &c) in row.iter().enumerate() {
+                        if c != 0.0 {
+                            k[p.position(off, i, b, j)] += kappa * w(a) * w(b) * c;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sys.apply_fixed(&mut k);
+    eprintln!(
+        "blocks {base:?} + {cube:?}: {n} dofs, {} stored entries; {n_couplings} slaves coupled \
+         to {:.0} base nodes each on average",
+        p.nnz(),
+        coupled as f64 / n_couplings.max(1) as f64
+    );
+    (p.clone(), k)
+}
+
+fn full_size() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+/// Symbolic analysis, `reps` numeric factorizations (min time), factor bytes,
+/// residual of one solve.
+fn measure(label: &str, p: &BlockPattern, val: &[f64], params: LuParams, reps: usize) -> SparseLu {
+    let ordering = params.ordering;
+    let relax = match params.supernode_relax {
+        Some(r) if r == COARSE_SUPERNODES => "",
+        Some(_) => " (other supernodes)",
+        None => " (faer's supernodes)",
+    };
+    let t = Instant::now();
+    let mut lu = SparseLu::with_params(p, params).expect("symbolic");
+    let t_sym = t.elapsed();
+    let mut best = Duration::MAX;
+    let mut bytes = 0usize;
+    for _ in 0..reps {
+        // drop the previous factors first so the count is of one set
+        lu = {
+            let mut fresh = SparseLu::with_params(p, params).expect("symbolic");
+            drop(lu);
+            let before = LIVE.load(Relaxed);
+            let t = Instant::now();
+            fresh.factorize(p, val).expect("numeric");
+            best = best.min(t.elapsed());
+            bytes = LIVE.load(Relaxed).saturating_sub(before);
+            fresh
+        };
+    }
+    let n = p.n();
+    let x: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.1).cos()).collect();
+    let mut b = vec![0.0; n];
+    p.mul(val, &x, &mut b);
+    let mut y = b.clone();
+    lu.solve_in_place(&mut y).expect("solve");
+    let mut r = vec![0.0; n];
+    p.mul(val, &y, &mut r);
+    let res = r
+        .iter()
+        .zip(&b)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+        / b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    eprintln!(
+        "{label} {ordering:?}{relax}: symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
+         factors {:.1} MB, nnz(chol(QᵀAᵀAQ)) {:.2e}, residual ‖Ax−b‖∞/‖b‖∞ {res:.1e}",
+        bytes as f64 / 1e6,
+        lu.info().ata_factor_nnz as f64
+    );
+    lu
+}
+
+/// faer's own entry points as `SparseLu` used them before (COLAMD inside
+/// `SymbolicLu::try_new`, a new `Lu` per factorization): the reference.
+fn measure_faer_default(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
+    use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+    let t = Instant::now();
+    let symbolic = SymbolicLu::try_new(p.symbolic()).expect("symbolic");
+    let t_sym = t.elapsed();
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        let lu = Lu::try_new_with_symbolic(
+            symbolic.clone(),
+            faer::sparse::SparseColMatRef::new(p.symbolic(), val),
+        )
+        .expect("numeric");
+        best = best.min(t.elapsed());
+        drop(lu);
+    }
+    eprintln!("{label} faer default (SymbolicLu/Lu): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}");
+}
+
+/// The LU variants compared: the default (COLAMD, coarser supernodes),
+/// COLAMD with faer's supernodes, COLAMD on the node graph, and (`all`) AMD
+/// on the node and dof graphs.
+fn variants(all: bool) -> Vec<LuParams> {
+    let o = |ordering| LuParams {
+        ordering,
+        ..Default::default()
+    };
+    let mut v = vec![
+        LuParams::default(),
+        LuParams {
+            supernode_relax: None,
+            ..Default::default()
+        },
+        o(LuOrdering::NodeColamd),
+    ];
+    if all {
+        v.extend([o(LuOrdering::NodeAmd), o(LuOrdering::DofAmd)]);
+    }
+    v
+}
+
+fn bench_lu(c: &mut Criterion) {
+    let (p, val) = blocks_matrix([8, 8, 4], [4, 4, 4], 1.0);
+    measure_faer_default("coarse", &p, &val, 5);
+    for &params in &variants(true) {
+        measure("coarse", &p, &val, params, 5);
+    }
+    let mut lu = SparseLu::new(&p).expect("symbolic");
+    let mut g = c.benchmark_group("lu");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    g.bench_function(format!("factorize {} dofs", p.n()), |b| {
+        b.iter(|| lu.factorize(&p, &val).unwrap())
+    });
+    g.finish();
+    if !full_size() {
+        return;
+    }
+    let reps = std::env::var("LU_FINE_REPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 1.0);
+    measure_faer_default("fine", &p, &val, reps);
+    for &params in &variants(std::env::var("LU_FINE_ALL").is_ok()) {
+        measure("fine", &p, &val, params, reps);
+    }
+    // how much the stepper's coupling reach costs: the same matrix with each
+    // slave coupled only to the faces within one element size of it
+    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 0.0);
+    measure("fine, reach 0", &p, &val, LuParams::default(), reps);
+}
+
+criterion_group!(benches, bench_lu);
+criterion_main!(benches);
