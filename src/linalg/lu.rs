@@ -51,15 +51,16 @@ pub struct LuParams {
     /// Supernode amalgamation thresholds `(n, z)`: two adjacent supernodes
     /// of `≤ n` columns in all merge if `< z` of the merged panel is zero
     /// (faer's `SymbolicSupernodalParams::relax`). `None`: faer's default,
-    /// `[(4, 1.0), (16, 0.8), (48, 0.1), (∞, 0.05)]`. Default:
-    /// [`COARSE_SUPERNODES`].
+    /// `[(4, 1.0), (16, 0.8), (48, 0.1), (∞, 0.05)]`, the default.
     pub supernode_relax: Option<&'static [(usize, f64)]>,
 }
 
-/// Coarser supernodes than faer's default: on the 3D blocks tangent
-/// (18,546 dofs) 8 % less numeric factorization time and 5 % less factor
-/// storage; on the 1,590-dof one the same time with more storage (13.4
-/// against 8.5 MB) (docs/performance.md).
+/// Coarser supernodes than faer's default. On the 3D blocks tangent
+/// (18,546 dofs) with the old wide contact couplings (2.1M stored entries)
+/// they gave 8 % less numeric factorization time and 5 % less storage; with
+/// the per-face couplings (1.3M entries) they are 11 % slower and keep 31 %
+/// more (1.16 s, 354 MB against 1.04 s, 270 MB), so the default is faer's
+/// (docs/performance.md).
 pub const COARSE_SUPERNODES: &[(usize, f64)] =
     &[(8, 1.0), (32, 0.8), (128, 0.2), (usize::MAX, 0.1)];
 
@@ -67,7 +68,7 @@ impl Default for LuParams {
     fn default() -> LuParams {
         LuParams {
             ordering: LuOrdering::default(),
-            supernode_relax: Some(COARSE_SUPERNODES),
+            supernode_relax: None,
         }
     }
 }
