@@ -525,6 +525,22 @@ impl ContactPair {
         }
     }
 
+    /// Whether a slave may reach the master in the coming step: for a rigid
+    /// plane, a slave whose gap at `x`, less its approach over `Δt` at
+    /// velocity `v`, is within one face size `h`; for master faces, any
+    /// (slave, face) pair of [`ContactPair::couplings`] (`couplings`: its
+    /// result for the same `x`, `v`, `Δt`).
+    pub fn may_touch(&self, x: &[f64], v: &[f64], dt: f64, couplings: &[Vec<usize>]) -> bool {
+        match &self.master {
+            Master::Faces(_) => !couplings.is_empty(),
+            Master::Plane { point, normal, .. } => self.slaves.iter().any(|&s| {
+                let gap = dot(sub(node_x(x, s, self.dim), *point), *normal);
+                let approach = (-dt * dot(node_x(v, s, self.dim), *normal)).max(0.0);
+                gap - approach <= self.h
+            }),
+        }
+    }
+
     /// Node lists that the stiffness pattern must couple for the coming step:
     /// one list (slave, face nodes) for every master face the slave may touch, i.e.
     /// whose box swept from `x` to the constant-velocity prediction
