@@ -57,12 +57,7 @@ pub fn column_ordering(
                 amd::Control::default(),
                 MemStack::new(&mut mem),
             )?;
-            let d = pattern.dim();
-            for (k, &a) in node_fwd.iter().enumerate() {
-                for i in 0..d {
-                    fwd[k * d + i] = a * d + i;
-                }
-            }
+            expand_nodes(&node_fwd, pattern.dim(), &mut fwd);
         }
         LuOrdering::NodeColamd => {
             let g = pattern.node_graph();
@@ -79,12 +74,7 @@ pub fn column_ordering(
                 colamd::Control::default(),
                 MemStack::new(&mut mem),
             )?;
-            let d = pattern.dim();
-            for (k, &a) in node_fwd.iter().enumerate() {
-                for i in 0..d {
-                    fwd[k * d + i] = a * d + i;
-                }
-            }
+            expand_nodes(&node_fwd, pattern.dim(), &mut fwd);
         }
         LuOrdering::DofAmd => {
             let a = pattern.symbolic();
@@ -117,4 +107,14 @@ pub fn column_ordering(
         inv[j] = k;
     }
     Ok((fwd, inv))
+}
+
+/// The dof permutation that keeps each node's `d` dofs together in the order
+/// of the node permutation `node_fwd`.
+fn expand_nodes(node_fwd: &[usize], d: usize, fwd: &mut [usize]) {
+    for (k, &a) in node_fwd.iter().enumerate() {
+        for i in 0..d {
+            fwd[k * d + i] = a * d + i;
+        }
+    }
 }
