@@ -53,9 +53,14 @@ fn check(input: &Path) -> Outcome {
 /// Runs `check` on GOOD with `from` replaced by `to`; asserts exit 2 and that the
 /// message names the file and every string in `names`.
 fn bad(from: &str, to: &str, names: &[&str]) -> String {
-    assert!(GOOD.contains(from), "test bug: {from:?} not in GOOD");
+    bad_in("GOOD", GOOD, from, to, names)
+}
+
+/// `bad` for any base input `text` (`label` names it in a test bug).
+fn bad_in(label: &str, text: &str, from: &str, to: &str, names: &[&str]) -> String {
+    assert!(text.contains(from), "test bug: {from:?} not in {label}");
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "case.toml", &GOOD.replacen(from, to, 1));
+    let p = write(dir.path(), "case.toml", &text.replacen(from, to, 1));
     let o = check(&p);
     assert_eq!(o.code, Some(2), "exit code; stderr: {}", o.stderr);
     assert!(
@@ -269,21 +274,7 @@ master_plane = { point = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0] }
 
 /// `bad` for the 3D BALL input.
 fn bad_ball(from: &str, to: &str, names: &[&str]) -> String {
-    assert!(BALL.contains(from), "test bug: {from:?} not in BALL");
-    let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "case.toml", &BALL.replacen(from, to, 1));
-    let o = check(&p);
-    assert_eq!(o.code, Some(2), "exit code; stderr: {}", o.stderr);
-    assert!(o.stderr.contains("case.toml"), "{}", o.stderr);
-    for n in names {
-        assert!(
-            o.stderr.contains(n),
-            "message should name {n:?}: {}",
-            o.stderr
-        );
-    }
-    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
-    o.stderr
+    bad_in("BALL", BALL, from, to, names)
 }
 
 #[test]
