@@ -21,7 +21,8 @@
 
 use super::geometry::{project, project_unclamped, GeometryError, Kinematics, Location, MAX_NODES};
 use super::law::{
-    covariant_norm, normal_law, normal_pressure, reset_multiplier, return_map, NormalCase,
+    covariant_norm, guarded_law, normal_law, normal_pressure, reset_multiplier, return_map,
+    NormalCase,
 };
 use super::search::SpatialHash;
 use crate::fe::ElementKind;
@@ -144,6 +145,10 @@ pub struct ContactPair {
     inertia: f64,
     /// Constraint tolerance as a length (`spec.tolerance · h`).
     pub tol_abs: f64,
+    /// Drift bound `δ` of persistent contact (a length, see
+    /// [`crate::contact::law::guarded_law`]): `DRIFT_BOUND · h`, and at least
+    /// ten constraint tolerances.
+    pub drift_bound: f64,
     /// Characteristic master (or slave) face size `h`.
     pub h: f64,
     pub state: Vec<SlaveState>,
@@ -173,6 +178,9 @@ pub struct ContactPair {
     /// point that keeps coming back into contact is genuinely in contact, and
     /// zeroing it again and again makes the Uzawa loop cycle).
     zeroed: Vec<u8>,
+    /// Persistent points enforced on their gap for the rest of this step,
+    /// because their gap drifted below `−drift_bound` (augmented Lagrangian).
+    guarded: Vec<bool>,
     /// Averaged outward node normals of the master faces at n+1, where the
     /// faces are chosen (they only fix the sign of ν at edges and vertices).
     node_normal: Vec<[f64; 3]>,
@@ -361,6 +369,9 @@ const FACE_SLACK: f64 = 0.1;
 const MAX_FACE_SWITCHES: u8 = 2;
 /// How often per step one point's multipliers may be zeroed (see `zeroed`).
 const MAX_ZEROINGS: u8 = 2;
+/// Drift bound of persistent contact relative to `h` (see `guarded`): half the
+/// penetration the augmented Lagrangian is meant to stay within (1e-3 h).
+const DRIFT_BOUND: f64 = 5e-4;
 
 /// Frozen decisions for the finite-difference tangent. With `kin` the
 /// midpoint operators `N_A`, `D^α_A` are frozen too, which leaves out the
@@ -500,6 +511,7 @@ impl ContactPair {
             bulk: stiffness / h,
             inertia: 2.0 * density * h,
             tol_abs: spec.tolerance * h,
+            drift_bound: (DRIFT_BOUND * h).max(10.0 * spec.tolerance * h),
             h,
             state: vec![SlaveState::default(); n_slaves],
             evals: (0..n_slaves).map(|_| PointEval::open(0.0)).collect(),
@@ -509,6 +521,7 @@ impl ContactPair {
             face_excess: vec![0.0; n_slaves],
             face_switches: vec![0; n_slaves],
             zeroed: vec![0; n_slaves],
+            guarded: vec![false; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
             hash: SpatialHash::new(2.0 * h),
             x3: Vec::new(),
@@ -726,8 +739,19 @@ impl ContactPair {
         let (case, p) = match frozen {
             Some(f) => (
                 f.case,
-                normal_pressure(f.case, lambda_n, self.eps_n, k1.gap, dt, v_n),
+                normal_pressure(
+                    f.case,
+                    lambda_n,
+                    self.eps_n,
+                    k1.gap,
+                    dt,
+                    v_n,
+                    self.drift_bound,
+                ),
             ),
+            None if st.in_contact && self.guarded[k] => {
+                guarded_law(lambda_n, self.eps_n, k1.gap, self.drift_bound)
+            }
             None => normal_law(st.in_contact, lambda_n, self.eps_n, k1.gap, dt, v_n),
         };
         let nt = km.n_tangents;
@@ -972,8 +996,8 @@ impl ContactPair {
 
     /// One Uzawa update of the multipliers from the last evaluation (augmented
     /// Lagrangian only). Returns the largest constraint violation (a length):
-    /// `|g_{n+1}|` of new contacts, `Δt|v_N|` of persistent ones and `Δt‖v_T‖` of
-    /// sticking ones.
+    /// `|g_{n+1}|` of new contacts, `Δt|v_N|` of persistent ones, `|g_{n+1} + δ|`
+    /// of guarded ones and `Δt‖v_T‖` of sticking ones.
     pub fn augment(&mut self, dt: f64, x1: &[f64], x0: &[f64]) -> f64 {
         let mut worst = 0.0f64;
         let d = self.dim;
@@ -987,9 +1011,25 @@ impl ContactPair {
             let viol = match ev.case {
                 NormalCase::New => ev.g1.abs(),
                 NormalCase::Persistent => dt * ev.v_n.abs(),
+                NormalCase::Guarded => (ev.g1 + self.drift_bound).abs(),
                 _ => 0.0,
             };
             worst = worst.max(viol);
+            // Drift control (law::guarded_law): a persistent point that meets
+            // its rate constraint and still ends below the drift bound is
+            // enforced on its gap from now on in this step. Only at a met rate
+            // constraint: an early augmentation's iterate may sink deeper than
+            // the converged rate solution, and guarding it would hold the
+            // point at −δ where the rate form ends shallower. Augmented
+            // Lagrangian only: a penalty admits penetration by design.
+            if ev.case == NormalCase::Persistent
+                && viol <= self.tol_abs
+                && ev.g1 < -self.drift_bound
+                && self.spec.enforcement == Enforcement::AugmentedLagrangian
+            {
+                self.guarded[k] = true;
+                worst = f64::INFINITY;
+            }
             // A pressure on a point that separates (v_N > 0) would do positive work
             // and make c > 0 in the velocity update; as the paper prescribes for the
             // normal multipliers (end of §3.6) its multiplier is zeroed instead, and
@@ -999,6 +1039,7 @@ impl ContactPair {
             // zeroing those makes the Uzawa loop cycle (any positive work left
             // is restored by the velocity update, or recorded as its defect).
             if dt * ev.v_n > self.tol_abs
+                && ev.case != NormalCase::Guarded
                 && self.state[k].lambda_n > 0.0
                 && self.zeroed[k] < MAX_ZEROINGS
             {
@@ -1090,6 +1131,7 @@ impl ContactPair {
         self.face_excess.iter_mut().for_each(|e| *e = 0.0);
         self.face_switches.iter_mut().for_each(|e| *e = 0);
         self.zeroed.iter_mut().for_each(|z| *z = 0);
+        self.guarded.iter_mut().for_each(|g| *g = false);
         for st in &mut self.state {
             if !st.in_contact {
                 st.lambda_n = 0.0;
@@ -1137,21 +1179,7 @@ impl ContactPair {
                 }
             }
             let c = dt * ev.weight * (ev.power() + ev.dissipation_rate());
-            // the work the constraint tolerance allows: Δt|v_N| ≤ tol and, in
-            // stick, Δt‖v_T‖ ≤ tol (see contact::update, "within the tolerance")
-            let c_tol = match self.spec.enforcement {
-                Enforcement::AugmentedLagrangian => {
-                    ev.weight * (ev.p + norm(ev.traction)) * self.tol_abs
-                }
-                Enforcement::Penalty => 0.0,
-            };
-            out.push(UpdatePoint {
-                nodes,
-                n,
-                g: wg,
-                c,
-                c_tol,
-            });
+            out.push(UpdatePoint { nodes, n, g: wg, c });
         }
         out
     }
@@ -1166,7 +1194,4 @@ pub struct UpdatePoint {
     pub g: [[f64; 3]; MAX_NODES],
     /// `c^l` of eq. 75 (our sign): `Δt w j (p v_N + t·v_T + D)`.
     pub c: f64,
-    /// The largest positive `c^l` the constraint tolerance accounts for,
-    /// `w j (p_N + ‖t_T‖) tol` (0 for penalty enforcement).
-    pub c_tol: f64,
 }

@@ -18,20 +18,22 @@
 //! when it exists. The points couple only through shared nodes (lumped mass)
 //! or weakly through `M⁻¹` (consistent mass), so the sweeps contract fast.
 //!
-//! **Energy created within the constraint tolerance.** An augmented-Lagrangian
-//! step converges with `Δt|v_N| ≤ tol` (and `Δt‖v_T‖ ≤ tol` in stick), not 0.
-//! A point whose pressure is unloading approaches its multiplier from above, so
-//! it ends slightly separating, `p_N v_N > 0`: `c_l > 0` with `b_l > 0`, where
-//! both roots are negative. Such energy is bounded by the tolerance,
-//! `c_l ≤ c^tol_l = w j (p_N + ‖t_T‖) tol`. Up to that bound the root of least
-//! magnitude is taken even though it is negative: a small impulse against the
-//! contact force (`|κ_l| ≈ c_l/b_l`, e.g. 1e-8 of the contact impulse) takes
-//! back exactly the work the tolerance let the pressure do. Without it the
-//! balance is off by `Σ c_l`, a defect proportional to the tolerance (measured
-//! 1e-8 E₀ at tol = 1e-5 h on the friction blocks). Energy created beyond the
-//! tolerance, or with no real root, is not taken back: `κ_l = 0` and the
-//! point's `F_l` is reported as the *defect* (DESIGN §6: never hidden).
-//! Momentum is unaffected by the sign of `κ` (the identities of DESIGN §5).
+//! **Energy created by a pressure that separates.** With `c_l > 0` and
+//! `b_l > 0` both roots are negative. That happens where the step let a
+//! pressure do positive work: an augmented-Lagrangian point converges with
+//! `Δt|v_N| ≤ tol`, not 0, and an unloading one approaches its multiplier from
+//! above and ends slightly separating; a point whose drifted gap is pushed
+//! back out ([`crate::contact::law::guarded_law`]) separates by design. The
+//! root of least magnitude is taken when it is at least `κ_min = −Δt/2`: it
+//! withdraws part of the point's impulse (the step applied `Δt w j G` at the
+//! midpoint, the update adds `κ w j G` with the same magnitudes at `n+1`), so
+//! the point's net impulse still pushes and stays in the friction cone, and
+//! the work it did is taken back exactly. (DESIGN §6 reads "take the
+//! non-negative root": that is the rule for `c ≤ 0`; it has no root for
+//! `c > 0 < b`.) Energy that would need more than that, or with no real root,
+//! is not taken back: `κ_l = 0` and the point's `F_l` is reported as the
+//! *defect* (DESIGN §6: never hidden). Momentum is unaffected by the sign of
+//! `κ` (the identities of DESIGN §5).
 
 /// A symmetric matrix stored as sparse rows `(column, value)`, diagonal included.
 #[derive(Debug, Clone, Default)]
@@ -73,17 +75,16 @@ pub struct Impulses {
 }
 
 /// Root of `α κ² + β κ + c = 0` by the rule in the module docs, or `None`.
-/// `c_tol`: the positive energy up to which a negative root is admissible.
-fn admissible_root(alpha: f64, beta: f64, c: f64, c_tol: f64) -> Option<f64> {
+/// `kappa_min ≤ 0`: the most negative root that is admissible.
+fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64> {
     if c == 0.0 {
         // κ = 0 is a root, always admissible and the minimal modification.
         return Some(0.0);
     }
-    let negative_ok = c <= c_tol;
     if alpha <= 0.0 {
         // linear: β κ + c = 0
         let k = -c / beta;
-        return (beta != 0.0 && k.is_finite() && (k >= 0.0 || negative_ok)).then_some(k);
+        return (beta != 0.0 && k.is_finite() && k >= kappa_min.min(0.0)).then_some(k);
     }
     let disc = beta * beta - 4.0 * alpha * c;
     if disc < 0.0 {
@@ -101,21 +102,20 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, c_tol: f64) -> Option<f64> {
     } else if beta < 0.0 {
         // both roots positive: the smaller
         Some(2.0 * c / (-beta + sq))
-    } else if negative_ok {
-        // both roots negative: the one of least magnitude
-        Some(-2.0 * c / (beta + sq))
     } else {
-        None
+        // both roots negative: the one of least magnitude, if admissible
+        let k = -2.0 * c / (beta + sq);
+        (k >= kappa_min).then_some(k)
     }
 }
 
-/// Solves eq. 75 for all points (module docs); `c_tol[l] ≥ 0` bounds the
-/// energy created within the constraint tolerance at point `l`.
+/// Solves eq. 75 for all points (module docs); `kappa_min ≤ 0` is the most
+/// negative admissible impulse magnitude (`−Δt/2` in the stepper).
 pub fn solve_impulses(
     a: &SparseRows,
     b: &[f64],
     c: &[f64],
-    c_tol: &[f64],
+    kappa_min: f64,
     max_sweeps: usize,
 ) -> Impulses {
     let n = b.len();
@@ -131,7 +131,7 @@ pub fn solve_impulses(
                 continue;
             }
             let beta = b[l] + a.off_diag_dot(l, &kappa);
-            match admissible_root(a.diag(l), beta, c[l], c_tol[l]) {
+            match admissible_root(a.diag(l), beta, c[l], kappa_min) {
                 Some(k) => {
                     change = change.max((k - kappa[l]).abs());
                     size = size.max(k.abs());
@@ -204,7 +204,7 @@ mod tests {
         for n in [1, 2, 5, 20, 60] {
             for _ in 0..50 {
                 let (a, b, c) = random_problem(&mut rng, n);
-                let r = solve_impulses(&a, &b, &c, &vec![0.0; n], 500);
+                let r = solve_impulses(&a, &b, &c, 0.0, 500);
                 assert!(r.unsolved.is_empty(), "c ≤ 0 always has a root");
                 for l in 0..n {
                     assert!(r.kappa[l] >= 0.0);
@@ -226,25 +226,26 @@ mod tests {
         let a = SparseRows {
             rows: vec![vec![(0, 1.0)]],
         };
-        let r = solve_impulses(&a, &[1.0], &[0.5], &[1.0], 10);
+        // κ² + κ + 0.5: no real root
+        let r = solve_impulses(&a, &[1.0], &[0.5], -1.0, 10);
         assert_eq!(r.unsolved, vec![0]);
         assert_eq!(r.kappa, vec![0.0]);
         assert!((r.defect - 0.5).abs() < 1e-15);
         // c > 0 but b < 0: the smaller positive root restores it exactly
-        let r = solve_impulses(&a, &[-3.0], &[1.0], &[0.0], 10);
+        let r = solve_impulses(&a, &[-3.0], &[1.0], 0.0, 10);
         assert!(r.unsolved.is_empty());
         assert!((r.kappa[0] - (3.0 - 5f64.sqrt()) / 2.0).abs() < 1e-14);
     }
 
     #[test]
-    fn energy_created_within_the_tolerance_is_taken_back_by_a_negative_impulse() {
+    fn energy_created_by_a_separating_pressure_is_taken_back_by_a_negative_impulse() {
         // κ² + 3κ + c = 0, c > 0, b > 0: both roots negative.
         let a = SparseRows {
             rows: vec![vec![(0, 1.0)]],
         };
         let c = 1e-3;
-        // within the tolerance: the root of least magnitude, F = 0
-        let r = solve_impulses(&a, &[3.0], &[c], &[2.0 * c], 10);
+        // the root of least magnitude (≈ −c/3) is above κ_min: F = 0
+        let r = solve_impulses(&a, &[3.0], &[c], -1e-3, 10);
         assert!(r.unsolved.is_empty());
         let k = r.kappa[0];
         assert!(k < 0.0 && k > -1e-3, "κ = {k}");
@@ -254,17 +255,17 @@ mod tests {
             k * k + 3.0 * k + c
         );
         assert!(r.defect.abs() < 1e-18);
-        // beyond it: κ = 0 and the energy is reported, not taken back
-        let r = solve_impulses(&a, &[3.0], &[c], &[0.5 * c], 10);
+        // below κ_min: κ = 0 and the energy is reported, not taken back
+        let r = solve_impulses(&a, &[3.0], &[c], -1e-4, 10);
         assert_eq!(r.unsolved, vec![0]);
         assert_eq!(r.kappa, vec![0.0]);
         assert_eq!(r.defect, c);
-        // coupled: two points sharing a node, one within its tolerance
+        // coupled: two points sharing a node, one with both roots negative
         let a = SparseRows {
             rows: vec![vec![(0, 1.0), (1, 0.5)], vec![(0, 0.5), (1, 1.0)]],
         };
         let (b, c) = ([3.0, 2.0], [1e-4, -0.5]);
-        let r = solve_impulses(&a, &b, &c, &[1e-3, 0.0], 100);
+        let r = solve_impulses(&a, &b, &c, -1e-3, 100);
         assert!(r.unsolved.is_empty());
         assert!(r.kappa[0] < 0.0 && r.kappa[1] > 0.0, "κ = {:?}", r.kappa);
         for l in 0..2 {

@@ -634,13 +634,23 @@ impl<const D: usize> Stepper<D> {
             })
             .collect();
         let c: Vec<f64> = points.iter().map(|p| p.c).collect();
-        let c_tol: Vec<f64> = points.iter().map(|p| p.c_tol).collect();
-        let imp = solve_impulses(&SparseRows { rows }, &b, &c, &c_tol, 1000);
+        let rows = SparseRows { rows };
+        // the net impulse of a point, (Δt + κ) w j G, keeps pushing (contact::update)
+        let imp = solve_impulses(&rows, &b, &c, -0.5 * dt, 1000);
         if !imp.unsolved.is_empty() {
             log::debug!(
                 "velocity update: {} point(s) without admissible root",
                 imp.unsolved.len()
             );
+            for &l in &imp.unsolved {
+                log::trace!(
+                    "  point at node {}: b = {:.3e}, c = {:.3e}, A_ll = {:.3e}",
+                    points[l].nodes[0],
+                    b[l],
+                    c[l],
+                    rows.rows[l].iter().find(|e| e.0 == l).map_or(0.0, |e| e.1)
+                );
+            }
         }
         for (l, yl) in y.iter().enumerate() {
             for &(dof, v) in yl {
