@@ -135,13 +135,18 @@ fn check(path: PathBuf) -> u8 {
                     )
                 };
                 println!(
-                    "contact[{i}]: {} slave nodes, {} master faces, μ = {}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length)",
+                    "contact[{i}]: {} slave nodes, {} master faces, μ = {}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length){}",
                     p.slaves.len(),
                     p.n_faces(),
                     spec.friction,
                     p.eps_n,
                     p.eps_t,
-                    p.tol_abs
+                    p.tol_abs,
+                    if spec.enforcement == emcontact::model::Enforcement::AugmentedLagrangian {
+                        format!(", drift bound {:.3e} (length)", p.drift_bound)
+                    } else {
+                        String::new()
+                    }
                 );
             }
             Err(e) => {
