@@ -184,12 +184,58 @@ pub struct ContactPair {
     /// Averaged outward node normals of the master faces at n+1, where the
     /// faces are chosen (they only fix the sign of ν at edges and vertices).
     node_normal: Vec<[f64; 3]>,
+    /// The rim of the master surface: edges (3D, node pairs in increasing
+    /// order) that belong to one master face only, and nodes on such an edge
+    /// (2D: segment ends that belong to one segment only). See
+    /// [`ContactPair::beside_rim`].
+    rim_edges: std::collections::HashSet<(usize, usize)>,
+    rim_nodes: Vec<bool>,
     /// Broad phase over the master faces (margin 2h), its node positions and
     /// candidate scratch, and the face chosen for each slave.
     hash: SpatialHash,
     x3: Vec<[f64; 3]>,
     candidates: Vec<usize>,
     chosen: Vec<Option<usize>>,
+}
+
+/// The rim of a master surface (see `ContactPair::rim_edges`): its boundary
+/// edges (3D) and the nodes on them; in 2D the segment ends used once.
+fn rim(
+    faces: &[Element],
+    dim: usize,
+    n_nodes: usize,
+) -> (std::collections::HashSet<(usize, usize)>, Vec<bool>) {
+    let mut nodes = vec![false; n_nodes];
+    let mut edges = std::collections::HashSet::new();
+    if dim == 2 {
+        let mut uses = vec![0u32; n_nodes];
+        for e in faces {
+            for &a in e.nodes() {
+                uses[a] += 1;
+            }
+        }
+        for (a, &u) in uses.iter().enumerate() {
+            nodes[a] = u == 1;
+        }
+        return (edges, nodes);
+    }
+    let mut count: std::collections::HashMap<(usize, usize), u32> =
+        std::collections::HashMap::new();
+    for e in faces {
+        let n = e.nodes();
+        for k in 0..n.len() {
+            let (a, b) = (n[k], n[(k + 1) % n.len()]);
+            *count.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    for (&(a, b), &c) in &count {
+        if c == 1 {
+            edges.insert((a, b));
+            nodes[a] = true;
+            nodes[b] = true;
+        }
+    }
+    (edges, nodes)
 }
 
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
@@ -442,6 +488,8 @@ impl ContactPair {
         slaves.dedup();
         let weights = slaves.iter().map(|&a| area[a]).collect();
 
+        let mut rim_edges = std::collections::HashSet::new();
+        let mut rim_nodes = Vec::new();
         let master = match &spec.master {
             MasterSpec::Surface(name) => {
                 let g = mesh
@@ -468,6 +516,9 @@ impl ContactPair {
                     hm += if dim == 2 { a_face } else { a_face.sqrt() };
                 }
                 h = h.min(hm / g.elements.len() as f64);
+                let (edges, nodes) = rim(&g.elements, dim, mesh.nodes.len());
+                rim_edges = edges;
+                rim_nodes = nodes;
                 Master::Faces(g.elements.clone())
             }
             MasterSpec::Plane { point, normal } => {
@@ -523,6 +574,8 @@ impl ContactPair {
             zeroed: vec![0; n_slaves],
             guarded: vec![false; n_slaves],
             node_normal: vec![[0.0; 3]; mesh.nodes.len()],
+            rim_edges,
+            rim_nodes,
             hash: SpatialHash::new(2.0 * h),
             x3: Vec::new(),
             candidates: Vec::new(),
@@ -638,6 +691,26 @@ impl ContactPair {
         }
     }
 
+    /// Whether a slave whose closest point on face `e` is clamped to `loc` lies
+    /// beside the master surface rather than over it: `loc` is on the rim of
+    /// the surface (an edge of one face only, or a vertex on such an edge).
+    /// Beyond the rim the master body is bounded by faces that are not part of
+    /// the contact surface, so a slave there that is behind the surface's
+    /// plane (`g < 0`) has slid off its end (or comes from the side); taking
+    /// `g = −|s|` as a penetration would pull it back to the rim with the
+    /// full penalty, at depths of up to a face width.
+    fn beside_rim(&self, e: &Element, loc: Location) -> bool {
+        let nodes = e.nodes();
+        match loc {
+            Location::Interior => false,
+            Location::Vertex(k) => self.rim_nodes[nodes[k as usize]],
+            Location::Edge(k) => {
+                let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % nodes.len()]);
+                self.rim_edges.contains(&(a.min(b), a.max(b)))
+            }
+        }
+    }
+
     fn hint(&self, e: &Element, loc: Location) -> Option<[f64; 3]> {
         let nodes = e.nodes();
         match loc {
@@ -728,6 +801,13 @@ impl ContactPair {
             None => self.kinematics(face, xm[0], &xm[1..n], MID_SLACK)?,
         };
         let k1 = self.kinematics(face, x1[0], &x1[1..n], END_SLACK)?;
+        if let (Master::Faces(faces), Some(f)) = (&self.master, face) {
+            if k1.gap < 0.0 && self.beside_rim(&faces[f], k1.location) {
+                let mut open = PointEval::open(self.weights[k]);
+                open.face = face;
+                return Ok(([[0.0; 3]; MAX_NODES], open, [0.0; 3], km));
+            }
+        }
         let v_n = km.normal_rate(&w[..n]);
         let v_t = km.tangential_rates(&w[..n]);
         let st = &self.state[k];
