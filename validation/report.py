@@ -104,6 +104,32 @@ def bodies_plot(case, runs):
     plt.close(fig)
 
 
+# Cases whose README states a tumbling criterion: body, bodies.csv column,
+# threshold (validation/friction_blocks/README.md, "Tumbling criterion").
+TUMBLING = {"friction_blocks": ("cube", "wx", 0.5)}
+
+
+def tumbling_lines(case, runs):
+    """One line per run: the first step end at which the criterion holds."""
+    if case not in TUMBLING:
+        return []
+    body, col, limit = TUMBLING[case]
+    out = ["", f"Tumbling (first step end with |{col}| of the {body} ≥ {limit}):", ""]
+    for path in runs:
+        b = path.parent / "bodies.csv"
+        if not b.exists():
+            continue
+        with open(b) as f:
+            rows = [r for r in csv.DictReader(f) if r["body"] == body]
+        first = next((float(r["t"]) for r in rows if abs(float(r[col])) >= limit), None)
+        peak = max(rows, key=lambda r: abs(float(r[col])))
+        when = f"t = {first:.3g}" if first is not None else "never"
+        out.append(
+            f"* {path.parent.name}: {when} (peak |{col}| {abs(float(peak[col])):.3f} at t = {float(peak['t']):.3g})"
+        )
+    return out
+
+
 def case_report(case):
     runs = sorted((VAL / case / "out").glob("*/history.csv"))
     if not runs:
@@ -161,6 +187,7 @@ def case_report(case):
         lines += ["", f"![{case} {fname}](../validation/{case}/{fname})"]
     lines += ["", f"![{case} dissipation](../validation/{case}/dissipation.png)"]
     lines += ["", f"![{case} per-body energy](../validation/{case}/bodies.png)"]
+    lines += tumbling_lines(case, runs)
     lines += [""] + notes
     return "\n".join(lines) + "\n"
 
