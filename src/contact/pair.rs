@@ -1123,6 +1123,13 @@ impl ContactPair {
                 && self.state[k].lambda_n > 0.0
                 && self.zeroed[k] < MAX_ZEROINGS
             {
+                log::trace!(
+                    "slave {}: separating pressure zeroed (Δt v_N = {:.3e}, p = {:.3e}, g1 = {:.3e})",
+                    self.slaves[k],
+                    dt * ev.v_n,
+                    ev.p,
+                    ev.g1
+                );
                 self.zeroed[k] += 1;
                 self.state[k].lambda_n = 0.0;
                 self.state[k].lambda_t = [0.0; 3];
@@ -1163,6 +1170,11 @@ impl ContactPair {
                         > self.tol_abs * norm(used)
                     && self.zeroed[k] < MAX_ZEROINGS
                 {
+                    log::trace!(
+                        "slave {}: tangential multiplier zeroed (it did positive work; slip {})",
+                        self.slaves[k],
+                        ev.slip
+                    );
                     self.zeroed[k] += 1;
                     self.state[k].lambda_t = [0.0; 3];
                     worst = f64::INFINITY;
