@@ -179,3 +179,34 @@ fn check_prints_sizes_mass_and_stable_step() {
     assert!(s.contains("total mass 2.000000e0"), "{s}");
     assert!(s.contains("stable explicit dt"), "{s}");
 }
+
+/// The contract: `emcontact check` prints the penalties it chose and
+/// why, with the tolerance and drift bound as lengths. Friction blocks: h =
+/// 0.25, (λ + 2μ)/h = 1e4/0.25 = 4e4 (ν = 0), 2ρh/Δt² = 2·100·0.25/0.01 =
+/// 5e3, so ε_N = 10·4e4; tolerance 1e-5·h, drift bound 5e-4·h.
+#[test]
+fn check_prints_the_contact_penalties_and_why() {
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/validation/friction_blocks/slip_mu02.toml"
+    );
+    let o = emcontact(&["check", input]);
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    let line = s
+        .lines()
+        .find(|l| l.starts_with("contact[0]"))
+        .unwrap_or_else(|| panic!("no contact line in {s}"));
+    for part in [
+        "25 slave nodes",
+        "64 master faces",
+        "μ = 0.2",
+        "ε_N = 4.0000e5",
+        "(λ+2μ)/h = 4.000e4",
+        "2ρh/Δt² = 5.000e3",
+        "tolerance 2.500e-6 (length)",
+        "drift bound 1.250e-4 (length)",
+    ] {
+        assert!(line.contains(part), "missing \"{part}\" in: {line}");
+    }
+}
