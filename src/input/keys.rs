@@ -48,7 +48,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("contact.enforcement", "\"augmented-lagrangian\" (default) or \"penalty\"", "Uzawa augmentations until the constraint violation is below `tolerance`, or penalty only."),
     ("contact.penalty", "number > 0, default from stiffness, mass and dt", "Normal penalty ε_N (traction per unit gap). Default: 10·max((λ+2μ)/h, 2ρh/Δt²) for the augmented Lagrangian, 1000· that for penalty; h the contact face size. The default follows the step size (a cut-back step keeps the ratio to the inertia). `emcontact check` prints the value at the input Δt."),
     ("contact.tangential_penalty", "number > 0, default = penalty", "Tangential penalty ε_T of the return map."),
-    ("contact.tolerance", "number > 0, default 1e-5", "Augmented Lagrangian: allowed constraint violation (gap of a new contact, Δt·v_N of a persistent one, Δt·‖v_T‖ of a sticking one) relative to the face size h."),
+    ("contact.tolerance", "number > 0, default 1e-5", "Augmented Lagrangian: allowed constraint violation (gap of a new contact, Δt·v_N of a persistent one, Δt·‖v_T‖ of a sticking one) relative to the face size h. A persistent contact whose gap drifts below the drift bound −max(5e-4, 10·tolerance)·h is enforced on its gap for the rest of the step (`emcontact check` prints the bound)."),
     ("contact.max_augmentations", "integer ≥ 1, default 20", "Augmentations per step before the step counts as failed (and is cut back)."),
     ("contact.velocity_update", "true (default) or false", "Apply the Love–Laursen velocity update after each step (exact energy for frictionless and sticking contact, exact frictional dissipation in slip)."),
 ];
