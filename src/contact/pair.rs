@@ -853,7 +853,9 @@ impl ContactPair {
             },
         ];
         let mut trial_slip = false;
-        let (t, slip) = if p > 0.0 && self.spec.friction > 0.0 {
+        // (a frozen evaluation keeps the friction branch where its unclamped
+        // pressure dips below zero, see `normal_pressure`)
+        let (t, slip) = if (p > 0.0 || frozen.is_some()) && self.spec.friction > 0.0 {
             let r = return_map(
                 lam,
                 self.eps_t,
