@@ -1120,7 +1120,16 @@ impl ContactPair {
             // contact has |Δt v_N| up to that tolerance of either sign, and
             // zeroing those makes the Uzawa loop cycle (any positive work left
             // is restored by the velocity update, or recorded as its defect).
+            // And "separates" means the gap has opened, g_{n+1} > tolerance: a
+            // point still on or in the surface with a positive rate is an
+            // Uzawa iterate approaching its multiplier from above, and the
+            // Uzawa update below already lowers that multiplier (p = λ − εΔt v_N
+            // < λ). Zeroing those too (pressures up to 2e3 on the friction
+            // blocks, separating by 1.5–3 tolerances) dropped their whole
+            // pressure and cost a re-solve whose first Newton steps were cut
+            // to 1/32.
             if dt * ev.v_n > self.tol_abs
+                && ev.g1 > self.tol_abs
                 && ev.case != NormalCase::Guarded
                 && self.state[k].lambda_n > 0.0
                 && self.zeroed[k] < MAX_ZEROINGS
