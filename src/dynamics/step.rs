@@ -652,6 +652,23 @@ impl<const D: usize> Stepper<D> {
                 );
             }
         }
+        // Per-point data of the update. κ is discontinuous in c where b < 0:
+        // c ≤ 0 takes the non-negative root (≈ −b/A, a sizeable impulse),
+        // c > 0 the small one (≈ −c/b). A c of either sign at the 1e-9 level
+        // (a point that converged within the Uzawa tolerance from above or
+        // from below) so decides whether the point gets an impulse, which is
+        // why changes of the Uzawa path move the blocks' tumbling onsets.
+        if log::log_enabled!(log::Level::Trace) {
+            for l in 0..np {
+                log::trace!(
+                    "velocity update: point at node {}: b = {:.3e}, c = {:.3e}, κ = {:.3e}",
+                    points[l].nodes[0],
+                    b[l],
+                    c[l],
+                    imp.kappa[l]
+                );
+            }
+        }
         for (l, yl) in y.iter().enumerate() {
             for &(dof, v) in yl {
                 v1[dof] += imp.kappa[l] * v;
