@@ -89,7 +89,9 @@ pub fn normal_law(
 /// That is why `δ` is a bound on drift, well above the constraint tolerance,
 /// and not zero.
 pub fn guarded_law(lambda: f64, eps: f64, g1: f64, bound: f64) -> (NormalCase, f64) {
-    let p = (lambda - eps * (g1 + bound)).max(0.0);
+    // the rate is unused in the guarded form; normal_pressure is the active
+    // branch, unclamped
+    let p = normal_pressure(NormalCase::Guarded, lambda, eps, g1, 0.0, 0.0, bound).max(0.0);
     (
         if p > 0.0 {
             NormalCase::Guarded

@@ -488,8 +488,6 @@ impl ContactPair {
         slaves.dedup();
         let weights = slaves.iter().map(|&a| area[a]).collect();
 
-        let mut rim_edges = std::collections::HashSet::new();
-        let mut rim_nodes = Vec::new();
         let master = match &spec.master {
             MasterSpec::Surface(name) => {
                 let g = mesh
@@ -516,9 +514,6 @@ impl ContactPair {
                     hm += if dim == 2 { a_face } else { a_face.sqrt() };
                 }
                 h = h.min(hm / g.elements.len() as f64);
-                let (edges, nodes) = rim(&g.elements, dim, mesh.nodes.len());
-                rim_edges = edges;
-                rim_nodes = nodes;
                 Master::Faces(g.elements.clone())
             }
             MasterSpec::Plane { point, normal } => {
@@ -549,6 +544,10 @@ impl ContactPair {
         // Default penalty: stiffer than both the bulk (E/h) and the nodal inertia
         // of one step (2ρh/Δt²), by a factor 10 for the augmented Lagrangian and
         // 1000 for pure penalty (which has no augmentations to close the gap).
+        let (rim_edges, rim_nodes) = match &master {
+            Master::Faces(faces) => rim(faces, dim, mesh.nodes.len()),
+            Master::Plane { .. } => Default::default(),
+        };
         let n_slaves = slaves.len();
         let (eps_n, eps_t) = default_penalties(spec, stiffness / h, 2.0 * density * h, dt);
         Ok(ContactPair {

@@ -642,15 +642,6 @@ impl<const D: usize> Stepper<D> {
                 "velocity update: {} point(s) without admissible root",
                 imp.unsolved.len()
             );
-            for &l in &imp.unsolved {
-                log::trace!(
-                    "  point at node {}: b = {:.3e}, c = {:.3e}, A_ll = {:.3e}",
-                    points[l].nodes[0],
-                    b[l],
-                    c[l],
-                    rows.rows[l].iter().find(|e| e.0 == l).map_or(0.0, |e| e.1)
-                );
-            }
         }
         // Per-point data of the update. κ is discontinuous in c where b < 0:
         // c ≤ 0 takes the non-negative root (≈ −b/A, a sizeable impulse),
@@ -661,11 +652,13 @@ impl<const D: usize> Stepper<D> {
         if log::log_enabled!(log::Level::Trace) {
             for l in 0..np {
                 log::trace!(
-                    "velocity update: point at node {}: b = {:.3e}, c = {:.3e}, κ = {:.3e}",
+                    "velocity update: point at node {}: b = {:.3e}, c = {:.3e}, A_ll = {:.3e}, κ = {:.3e}{}",
                     points[l].nodes[0],
                     b[l],
                     c[l],
-                    imp.kappa[l]
+                    rows.rows[l].iter().find(|e| e.0 == l).map_or(0.0, |e| e.1),
+                    imp.kappa[l],
+                    if imp.unsolved.contains(&l) { " (no admissible root)" } else { "" }
                 );
             }
         }
