@@ -12,10 +12,17 @@
 //! the *energy defect*, zero when every equation is solved.
 //!
 //! Solution: nonlinear Gauss–Seidel over the points, each point taking the root
-//! of its own quadratic with the others fixed. With `c_l ≤ 0` the root is the
-//! unique non-negative one (the impulse pushes along the contact force); with
-//! `c_l > 0` (the step created energy at that point) the smaller positive root
-//! when it exists. The points couple only through shared nodes (lumped mass)
+//! of its own quadratic with the others fixed: the admissible root of least
+//! magnitude, so that `κ → 0` as `c → 0`. With `c_l ≤ 0` and `b_l ≥ 0` that is
+//! the unique non-negative one (the impulse pushes along the contact force);
+//! with `c_l > 0` (the step created energy at that point) and `b_l < 0` the
+//! smaller positive root. With `c_l < 0` and `b_l < 0` (a sliding point: its
+//! velocity along `G` opposes the friction that `G` carries) the non-negative
+//! root is `≥ |b_l|/A_ll`, a reflection of the whole velocity component along
+//! `G` whatever the size of `c_l`; the small negative root `≈ −c_l/b_l` is
+//! taken instead while it is admissible (below). Taking the large root there
+//! gave the sliding friction blocks impulses of 1–3 Δt at points whose `c` was
+//! 1e-8 of the step's contact work: the balance held, the motion did not. The points couple only through shared nodes (lumped mass)
 //! or weakly through `M⁻¹` (consistent mass), so the sweeps contract fast.
 //!
 //! **Energy created by a pressure that separates.** With `c_l > 0` and
@@ -92,13 +99,25 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64>
     }
     let sq = disc.sqrt();
     if c < 0.0 {
-        // roots of opposite sign: the positive one, cancellation-free
-        let k = if beta >= 0.0 {
+        // Roots of opposite sign. With β ≥ 0 the positive one is the small
+        // one, ≈ −c/β. With β < 0 (the velocity along G opposes the contact
+        // force: a sliding point, whose G carries the friction) the positive
+        // root is ≥ |β|/α: it reflects the whole velocity component along G,
+        // an impulse as large as the step's own however small c is. The
+        // negative root ≈ −c/β is then the least modification; it is taken
+        // while admissible (κ ≥ κ_min), so that κ → 0 as c → 0 from either side.
+        let positive = if beta >= 0.0 {
             -2.0 * c / (beta + sq)
         } else {
             (-beta + sq) / (2.0 * alpha)
         };
-        Some(k)
+        if beta < 0.0 {
+            let negative = 2.0 * c / (-beta + sq);
+            if negative >= kappa_min {
+                return Some(negative);
+            }
+        }
+        Some(positive)
     } else if beta < 0.0 {
         // both roots positive: the smaller
         Some(2.0 * c / (-beta + sq))
@@ -219,6 +238,36 @@ mod tests {
                 assert!(r.defect.abs() < 1e-12, "defect {:e}", r.defect);
             }
         }
+    }
+
+    #[test]
+    fn a_sliding_point_with_tiny_c_gets_a_tiny_impulse() {
+        // κ² − 3κ + c = 0 with c → 0⁻ (b < 0: velocity along G opposes it):
+        // the roots are ≈ −c/3 (negative, tiny) and ≈ 3 (the reflection).
+        let a = SparseRows {
+            rows: vec![vec![(0, 1.0)]],
+        };
+        for c in [-1e-12, -1e-6, -1e-3] {
+            let r = solve_impulses(&a, &[-3.0], &[c], -0.05, 10);
+            assert!(r.unsolved.is_empty());
+            let k = r.kappa[0];
+            assert!(
+                k < 0.0 && (k - c / 3.0).abs() <= 1e-3 * c.abs(),
+                "c = {c}: κ = {k}"
+            );
+            assert!(
+                (k * k - 3.0 * k + c).abs() <= 1e-15,
+                "F = {:e}",
+                k * k - 3.0 * k + c
+            );
+        }
+        // continuity across c = 0: c > 0 gives the small positive root
+        let r = solve_impulses(&a, &[-3.0], &[1e-6], -0.05, 10);
+        assert!(r.kappa[0] > 0.0 && r.kappa[0] < 1e-6);
+        // the small root beyond κ_min: only the reflection is left
+        let r = solve_impulses(&a, &[-3.0], &[-1.0], -0.05, 10);
+        let k = r.kappa[0];
+        assert!((k - (3.0 + 13f64.sqrt()) / 2.0).abs() < 1e-12, "κ = {k}");
     }
 
     #[test]
