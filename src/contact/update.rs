@@ -78,6 +78,9 @@ pub struct Impulses {
     pub unsolved: Vec<usize>,
     /// `Σ_l F_l(κ)`: energy the update could not restore (positive: gained).
     pub defect: f64,
+    /// Energy the unsolvable points left over that other points took back
+    /// (module docs, "Points without a root"): `Σ_l s_l`.
+    pub redistributed: f64,
     pub sweeps: usize,
 }
 
@@ -128,6 +131,10 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64>
     }
 }
 
+/// Rounds of [`solve_impulses`]' redistribution: each moves what the
+/// unsolvable points left over to the points that can take it.
+const MAX_ROUNDS: usize = 6;
+
 /// Solves eq. 75 for all points (module docs); `kappa_min ≤ 0` is the most
 /// negative admissible impulse magnitude (`−Δt/2` in the stepper).
 pub fn solve_impulses(
@@ -140,16 +147,79 @@ pub fn solve_impulses(
     let n = b.len();
     let mut kappa = vec![0.0; n];
     let mut solvable = vec![true; n];
+    // c_l + s_l: the energy point l takes back, its own plus its share s_l of
+    // what the unsolvable points left over
+    let mut target = c.to_vec();
+    let total = |kappa: &[f64]| -> f64 {
+        (0..n)
+            .map(|l| kappa[l] * a.dot(l, kappa) + b[l] * kappa[l] + c[l])
+            .sum()
+    };
+    let scale: f64 = c.iter().map(|v| v.abs()).sum();
+    let mut sweeps = 0;
+    for _round in 0..MAX_ROUNDS {
+        sweeps += gauss_seidel(a, b, &target, kappa_min, max_sweeps, &mut kappa, &mut solvable);
+        let left = total(&kappa);
+        if solvable.iter().all(|s| *s) || left.abs() <= 1e-15 * scale {
+            break;
+        }
+        // What each solvable point can still take back, with the others fixed:
+        // max over admissible κ of −(A κ² + β κ), less its current target.
+        let cap: Vec<f64> = (0..n)
+            .map(|l| {
+                if !solvable[l] {
+                    return 0.0;
+                }
+                let (alpha, beta) = (a.diag(l), b[l] + a.off_diag_dot(l, &kappa));
+                let vertex = if alpha > 0.0 { -beta / (2.0 * alpha) } else { kappa_min };
+                let k = vertex.max(kappa_min);
+                (-(alpha * k * k + beta * k) - target[l]).max(0.0)
+            })
+            .collect();
+        let room: f64 = cap.iter().sum();
+        if left <= 0.0 || room <= 0.0 {
+            break;
+        }
+        // at most half of each point's room, so that its root stays real
+        let moved = left.min(0.5 * room);
+        for l in 0..n {
+            target[l] += moved * cap[l] / room;
+        }
+    }
+    let defect = total(&kappa);
+    let unsolved = (0..n).filter(|&l| !solvable[l]).collect();
+    let redistributed = (0..n).map(|l| target[l] - c[l]).sum();
+    Impulses {
+        kappa,
+        unsolved,
+        defect,
+        redistributed,
+        sweeps,
+    }
+}
+
+/// Nonlinear Gauss–Seidel on `κ_l (A κ)_l + b_l κ_l + c_l = 0`, from the
+/// current `kappa`; a point without an admissible root is marked unsolvable
+/// and keeps `κ_l = 0`. Returns the number of sweeps.
+fn gauss_seidel(
+    a: &SparseRows,
+    b: &[f64],
+    c: &[f64],
+    kappa_min: f64,
+    max_sweeps: usize,
+    kappa: &mut [f64],
+    solvable: &mut [bool],
+) -> usize {
     let mut sweeps = 0;
     for sweep in 1..=max_sweeps {
         sweeps = sweep;
         let mut change = 0.0f64;
         let mut size = 0.0f64;
-        for l in 0..n {
+        for l in 0..b.len() {
             if !solvable[l] {
                 continue;
             }
-            let beta = b[l] + a.off_diag_dot(l, &kappa);
+            let beta = b[l] + a.off_diag_dot(l, kappa);
             match admissible_root(a.diag(l), beta, c[l], kappa_min) {
                 Some(k) => {
                     change = change.max((k - kappa[l]).abs());
@@ -167,16 +237,7 @@ pub fn solve_impulses(
             break;
         }
     }
-    let defect = (0..n)
-        .map(|l| kappa[l] * a.dot(l, &kappa) + b[l] * kappa[l] + c[l])
-        .sum();
-    let unsolved = (0..n).filter(|&l| !solvable[l]).collect();
-    Impulses {
-        kappa,
-        unsolved,
-        defect,
-        sweeps,
-    }
+    sweeps
 }
 
 #[cfg(test)]

@@ -639,16 +639,13 @@ impl<const D: usize> Stepper<D> {
         let imp = solve_impulses(&rows, &b, &c, -0.5 * dt, 1000);
         if !imp.unsolved.is_empty() {
             log::debug!(
-                "velocity update: {} point(s) without admissible root",
-                imp.unsolved.len()
+                "velocity update: {} point(s) without admissible root; {:.3e} of their energy taken back at other points, {:.3e} left as defect",
+                imp.unsolved.len(),
+                imp.redistributed,
+                imp.defect
             );
         }
-        // Per-point data of the update. κ is discontinuous in c where b < 0:
-        // c ≤ 0 takes the non-negative root (≈ −b/A, a sizeable impulse),
-        // c > 0 the small one (≈ −c/b). A c of either sign at the 1e-9 level
-        // (a point that converged within the Uzawa tolerance from above or
-        // from below) so decides whether the point gets an impulse, which is
-        // why changes of the Uzawa path move the blocks' tumbling onsets.
+        // per-point data of the update
         if log::log_enabled!(log::Level::Trace) {
             for l in 0..np {
                 log::trace!(
