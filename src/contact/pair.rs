@@ -1281,7 +1281,13 @@ impl ContactPair {
                 }
             }
             let c = dt * ev.weight * (ev.power() + ev.dissipation_rate());
-            out.push(UpdatePoint { nodes, n, g: wg, c });
+            out.push(UpdatePoint {
+                nodes,
+                n,
+                g: wg,
+                c,
+                new_contact: ev.case == NormalCase::New,
+            });
         }
         out
     }
@@ -1296,4 +1302,6 @@ pub struct UpdatePoint {
     pub g: [[f64; 3]; MAX_NODES],
     /// `c^l` of eq. 75 (our sign): `Δt w j (p v_N + t·v_T + D)`.
     pub c: f64,
+    /// The gap closed in this step (Table 1, new contact): the update may bounce.
+    pub new_contact: bool,
 }

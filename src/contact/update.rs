@@ -1,5 +1,5 @@
 //! The velocity update of Love & Laursen 2003, §3.3–3.5 (eqs. 72–78, 86–87;
-//! DESIGN §6): after the step converges, impulse magnitudes `κ^l ≥ 0` solve the
+//! DESIGN §6): after the step converges, impulse magnitudes `κ^l` solve the
 //! coupled quadratics
 //!
 //! ```text
@@ -9,38 +9,64 @@
 //! with `A_lk = ½ (w j G^l)·M⁻¹(w j G^k)`, `b_l = (w j G^l)·(2Δx/Δt − v_n)`,
 //! `c_l = Δt w j (p_N v_N + t_T·v_T + D^l)`. Then `M v^c = Σ κ^l w j G^l` and the
 //! total energy changes by exactly `−Δt Σ w j D^l + Σ_l F_l(κ)`: the second sum is
-//! the *energy defect*, zero when every equation is solved.
+//! the *energy defect*, zero when every equation is solved. Momentum does not
+//! depend on `κ` at all (the identities of DESIGN §5).
 //!
-//! Solution: nonlinear Gauss–Seidel over the points, each point taking the root
-//! of its own quadratic with the others fixed: the admissible root of least
-//! magnitude, so that `κ → 0` as `c → 0`. With `c_l ≤ 0` and `b_l ≥ 0` that is
-//! the unique non-negative one (the impulse pushes along the contact force);
-//! with `c_l > 0` (the step created energy at that point) and `b_l < 0` the
-//! smaller positive root. With `c_l < 0` and `b_l < 0` (a sliding point: its
-//! velocity along `G` opposes the friction that `G` carries) the non-negative
-//! root is `≥ |b_l|/A_ll`, a reflection of the whole velocity component along
-//! `G` whatever the size of `c_l`; the small negative root `≈ −c_l/b_l` is
-//! taken instead while it is admissible (below). Taking the large root there
-//! gave the sliding friction blocks impulses of 1–3 Δt at points whose `c` was
-//! 1e-8 of the step's contact work: the balance held, the motion did not. The points couple only through shared nodes (lumped mass)
-//! or weakly through `M⁻¹` (consistent mass), so the sweeps contract fast.
+//! Solution: nonlinear Gauss–Seidel over the points, each point taking a root
+//! of its own quadratic with the others fixed. The points couple only through
+//! shared nodes (lumped mass) or weakly through `M⁻¹` (consistent mass).
 //!
-//! **Energy created by a pressure that separates.** With `c_l > 0` and
-//! `b_l > 0` both roots are negative. That happens where the step let a
-//! pressure do positive work: an augmented-Lagrangian point converges with
-//! `Δt|v_N| ≤ tol`, not 0, and an unloading one approaches its multiplier from
-//! above and ends slightly separating; a point whose drifted gap is pushed
-//! back out ([`crate::contact::law::guarded_law`]) separates by design. The
-//! root of least magnitude is taken when it is at least `κ_min = −Δt/2`: it
-//! withdraws part of the point's impulse (the step applied `Δt w j G` at the
-//! midpoint, the update adds `κ w j G` with the same magnitudes at `n+1`), so
-//! the point's net impulse still pushes and stays in the friction cone, and
-//! the work it did is taken back exactly. (DESIGN §6 reads "take the
-//! non-negative root": that is the rule for `c ≤ 0`; it has no root for
-//! `c > 0 < b`.) Energy that would need more than that, or with no real root,
-//! is not taken back: `κ_l = 0` and the point's `F_l` is reported as the
-//! *defect* (DESIGN §6: never hidden). Momentum is unaffected by the sign of
-//! `κ` (the identities of DESIGN §5).
+//! # Which root
+//!
+//! The step applied `Δt w j G` at the midpoint; the update adds `κ w j G`
+//! with the same magnitudes at `n+1`. Love & Laursen take "the non-negative
+//! root" (the update pushes along the contact force; DESIGN §6) and refer to
+//! Laursen & Love 2002 for the selection. Taken literally it is wrong at
+//! sliding points. With `c_l < 0` and `b_l < 0` (the velocity along `G`
+//! opposes the friction that `G` carries) the non-negative root is
+//! `≥ |b_l|/A_ll`: it reflects the whole velocity component along `G`,
+//! however small `c_l` is, while `c_l = 0` gives `κ = 0`. On the friction
+//! blocks this gave impulses of 1–3 `Δt` to points whose `c` was 1e-8 of the
+//! step's contact work, and the sign of that round-off decided the cube's
+//! motion. Grazing new contacts on the ring got up to 72 `Δt`. The energy
+//! balance held either way; the motion did not. The rule here:
+//!
+//! * `c_l < 0`, `b_l ≥ 0`: the non-negative root, which is the small one
+//!   (`≈ −c_l/b_l`).
+//! * `c_l < 0`, `b_l < 0`, a **new contact** (Table 1: the gap was closed at
+//!   the end of the step, which takes the approach's energy): the
+//!   non-negative root, the bounce, if it is at most `κ_bounce = Δt`. A mass
+//!   stopped dead at a rigid wall has `b = 0` and the root `κ = Δt`: an
+//!   elastic bounce returns the step's own impulse once more. A larger root
+//!   would be a kick beyond an elastic bounce, made by the friction in `G`.
+//! * otherwise, `c_l < 0`, `b_l < 0`: the negative root `≈ −c_l/b_l`, the
+//!   least modification, when it is at least `κ_min = −Δt/2`. It withdraws
+//!   part of the step's impulse, and the point's net impulse
+//!   `(Δt + κ) w j G` still pushes and stays in the friction cone. In
+//!   persistent contact `c` is a residue of the constraint tolerance, and
+//!   this `κ` goes to zero with it. Where that root is below `κ_min`, the
+//!   non-negative root is taken.
+//! * `c_l > 0` (the step created energy at that point), `b_l < 0`: the
+//!   smaller positive root.
+//! * `c_l > 0`, `b_l > 0`: both roots are negative. This happens where the
+//!   step let a pressure do positive work. An augmented-Lagrangian point
+//!   converges with `Δt|v_N| ≤ tol`, not 0, and an unloading one ends slightly
+//!   separating. A point whose drifted gap is pushed back out
+//!   ([`crate::contact::law::guarded_law`]) separates by design. The root of
+//!   least magnitude is taken if it is at least `κ_min`.
+//!
+//! # Points without a root
+//!
+//! A point with `c_l > 0` and `b_l² < 4 A_ll c_l` has no real root. The
+//! velocity along its `G` is too small to carry the energy away: typically the
+//! last step of a contact, separating within the tolerance while still
+//! pressed. Its `κ_l` is 0, and the energy `c_l` is taken back at the points
+//! that have room for it. Their equations become `F_k = −s_k` with
+//! `Σ s_k = Σ c_unsolved`, shared in proportion to each point's room (the most
+//! it can take back at an admissible `κ`). The total energy is then exact. The
+//! local balance moves by `s_k` between points of the same step, and the
+//! debug log reports the amount. Whatever finds no room is the *defect*
+//! (DESIGN §6: recorded, never hidden).
 
 /// A symmetric matrix stored as sparse rows `(column, value)`, diagonal included.
 #[derive(Debug, Clone, Default)]
@@ -84,9 +110,24 @@ pub struct Impulses {
     pub sweeps: usize,
 }
 
+/// Where a point's impulse magnitude may lie (module docs, "Which root").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RootBounds {
+    /// `κ_min ≤ 0` (`−Δt/2`): the most negative root taken; the net impulse
+    /// `(Δt + κ) w j G` still pushes.
+    pub min: f64,
+    /// `κ_bounce ≥ 0` (`Δt`): the largest bounce a new contact gets.
+    pub bounce: f64,
+}
+
 /// Root of `α κ² + β κ + c = 0` by the rule in the module docs, or `None`.
-/// `kappa_min ≤ 0`: the most negative root that is admissible.
-fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64> {
+fn admissible_root(
+    alpha: f64,
+    beta: f64,
+    c: f64,
+    new_contact: bool,
+    bounds: RootBounds,
+) -> Option<f64> {
     if c == 0.0 {
         // κ = 0 is a root, always admissible and the minimal modification.
         return Some(0.0);
@@ -94,7 +135,7 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64>
     if alpha <= 0.0 {
         // linear: β κ + c = 0
         let k = -c / beta;
-        return (beta != 0.0 && k.is_finite() && k >= kappa_min.min(0.0)).then_some(k);
+        return (beta != 0.0 && k.is_finite() && k >= bounds.min.min(0.0)).then_some(k);
     }
     let disc = beta * beta - 4.0 * alpha * c;
     if disc < 0.0 {
@@ -102,32 +143,27 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64>
     }
     let sq = disc.sqrt();
     if c < 0.0 {
-        // Roots of opposite sign. With β ≥ 0 the positive one is the small
-        // one, ≈ −c/β. With β < 0 (the velocity along G opposes the contact
-        // force: a sliding point, whose G carries the friction) the positive
-        // root is ≥ |β|/α: it reflects the whole velocity component along G,
-        // an impulse as large as the step's own however small c is. The
-        // negative root ≈ −c/β is then the least modification; it is taken
-        // while admissible (κ ≥ κ_min), so that κ → 0 as c → 0 from either side.
-        let positive = if beta >= 0.0 {
-            -2.0 * c / (beta + sq)
-        } else {
-            (-beta + sq) / (2.0 * alpha)
-        };
-        if beta < 0.0 {
-            let negative = 2.0 * c / (-beta + sq);
-            if negative >= kappa_min {
-                return Some(negative);
-            }
+        // roots of opposite sign, both written cancellation-free
+        if beta >= 0.0 {
+            return Some(-2.0 * c / (beta + sq));
         }
-        Some(positive)
+        let positive = (-beta + sq) / (2.0 * alpha);
+        if new_contact && positive <= bounds.bounce {
+            return Some(positive);
+        }
+        let negative = 2.0 * c / (-beta + sq);
+        Some(if negative >= bounds.min {
+            negative
+        } else {
+            positive
+        })
     } else if beta < 0.0 {
         // both roots positive: the smaller
         Some(2.0 * c / (-beta + sq))
     } else {
         // both roots negative: the one of least magnitude, if admissible
         let k = -2.0 * c / (beta + sq);
-        (k >= kappa_min).then_some(k)
+        (k >= bounds.min).then_some(k)
     }
 }
 
@@ -135,13 +171,14 @@ fn admissible_root(alpha: f64, beta: f64, c: f64, kappa_min: f64) -> Option<f64>
 /// unsolvable points left over to the points that can take it.
 const MAX_ROUNDS: usize = 6;
 
-/// Solves eq. 75 for all points (module docs); `kappa_min ≤ 0` is the most
-/// negative admissible impulse magnitude (`−Δt/2` in the stepper).
+/// Solves eq. 75 for all points by the rules of the module docs;
+/// `new_contact[l]`: point `l` closed its gap in this step (Table 1, new).
 pub fn solve_impulses(
     a: &SparseRows,
     b: &[f64],
     c: &[f64],
-    kappa_min: f64,
+    new_contact: &[bool],
+    bounds: RootBounds,
     max_sweeps: usize,
 ) -> Impulses {
     let n = b.len();
@@ -158,7 +195,16 @@ pub fn solve_impulses(
     let scale: f64 = c.iter().map(|v| v.abs()).sum();
     let mut sweeps = 0;
     for _round in 0..MAX_ROUNDS {
-        sweeps += gauss_seidel(a, b, &target, kappa_min, max_sweeps, &mut kappa, &mut solvable);
+        sweeps += gauss_seidel(
+            a,
+            b,
+            &target,
+            new_contact,
+            bounds,
+            max_sweeps,
+            &mut kappa,
+            &mut solvable,
+        );
         let left = total(&kappa);
         if solvable.iter().all(|s| *s) || left.abs() <= 1e-15 * scale {
             break;
@@ -171,8 +217,12 @@ pub fn solve_impulses(
                     return 0.0;
                 }
                 let (alpha, beta) = (a.diag(l), b[l] + a.off_diag_dot(l, &kappa));
-                let vertex = if alpha > 0.0 { -beta / (2.0 * alpha) } else { kappa_min };
-                let k = vertex.max(kappa_min);
+                let vertex = if alpha > 0.0 {
+                    -beta / (2.0 * alpha)
+                } else {
+                    bounds.min
+                };
+                let k = vertex.max(bounds.min);
                 (-(alpha * k * k + beta * k) - target[l]).max(0.0)
             })
             .collect();
@@ -205,7 +255,8 @@ fn gauss_seidel(
     a: &SparseRows,
     b: &[f64],
     c: &[f64],
-    kappa_min: f64,
+    new_contact: &[bool],
+    bounds: RootBounds,
     max_sweeps: usize,
     kappa: &mut [f64],
     solvable: &mut [bool],
@@ -220,7 +271,7 @@ fn gauss_seidel(
                 continue;
             }
             let beta = b[l] + a.off_diag_dot(l, kappa);
-            match admissible_root(a.diag(l), beta, c[l], kappa_min) {
+            match admissible_root(a.diag(l), beta, c[l], new_contact[l], bounds) {
                 Some(k) => {
                     change = change.max((k - kappa[l]).abs());
                     size = size.max(k.abs());
@@ -244,6 +295,46 @@ fn gauss_seidel(
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// Points that are not new contacts, with `κ ≥ min`.
+    fn solve(a: &SparseRows, b: &[f64], c: &[f64], min: f64, sweeps: usize) -> Impulses {
+        let bounds = RootBounds { min, bounce: 0.0 };
+        solve_impulses(a, b, c, &vec![false; b.len()], bounds, sweeps)
+    }
+
+    #[test]
+    fn a_new_contact_bounces_up_to_an_elastic_bounce() {
+        let a = SparseRows {
+            rows: vec![vec![(0, 1.0)]],
+        };
+        let bounds = RootBounds {
+            min: -0.05,
+            bounce: 0.1,
+        };
+        // stopped dead (b = 0) with c = −A Δt²: the elastic bounce κ = Δt
+        let r = solve_impulses(&a, &[0.0], &[-0.01], &[true], bounds, 10);
+        assert!((r.kappa[0] - 0.1).abs() < 1e-15, "κ = {}", r.kappa[0]);
+        // still approaching (b < 0): the non-negative root, below the bound
+        let r = solve_impulses(&a, &[-0.05], &[-0.004], &[true], bounds, 10);
+        let k = r.kappa[0];
+        assert!(
+            k > 0.05 && k <= 0.1 && (k * k - 0.05 * k - 0.004).abs() < 1e-16,
+            "κ = {k}"
+        );
+        // the same point in persistent contact: the small negative root
+        let r = solve_impulses(&a, &[-0.05], &[-0.004], &[false], bounds, 10);
+        assert!(
+            r.kappa[0] < 0.0 && r.kappa[0] >= -0.05,
+            "κ = {}",
+            r.kappa[0]
+        );
+        // a sliding new contact whose non-negative root is a kick of 30 Δt
+        // (b from the friction in G): the small root instead
+        let r = solve_impulses(&a, &[-3.0], &[-1e-3], &[true], bounds, 10);
+        let k = r.kappa[0];
+        assert!(k < 0.0 && (k + 1e-3 / 3.0).abs() < 1e-6, "κ = {k}");
+        assert!((k * k - 3.0 * k - 1e-3).abs() < 1e-16);
+    }
 
     /// A from random "G" vectors on a few shared nodes with lumped masses.
     fn random_problem(rng: &mut rand::rngs::StdRng, n: usize) -> (SparseRows, Vec<f64>, Vec<f64>) {
@@ -284,7 +375,7 @@ mod tests {
         for n in [1, 2, 5, 20, 60] {
             for _ in 0..50 {
                 let (a, b, c) = random_problem(&mut rng, n);
-                let r = solve_impulses(&a, &b, &c, 0.0, 500);
+                let r = solve(&a, &b, &c, 0.0, 500);
                 assert!(r.unsolved.is_empty(), "c ≤ 0 always has a root");
                 for l in 0..n {
                     assert!(r.kappa[l] >= 0.0);
@@ -309,7 +400,7 @@ mod tests {
             rows: vec![vec![(0, 1.0)]],
         };
         for c in [-1e-12, -1e-6, -1e-3] {
-            let r = solve_impulses(&a, &[-3.0], &[c], -0.05, 10);
+            let r = solve(&a, &[-3.0], &[c], -0.05, 10);
             assert!(r.unsolved.is_empty());
             let k = r.kappa[0];
             assert!(
@@ -323,10 +414,10 @@ mod tests {
             );
         }
         // continuity across c = 0: c > 0 gives the small positive root
-        let r = solve_impulses(&a, &[-3.0], &[1e-6], -0.05, 10);
+        let r = solve(&a, &[-3.0], &[1e-6], -0.05, 10);
         assert!(r.kappa[0] > 0.0 && r.kappa[0] < 1e-6);
         // the small root beyond κ_min: only the reflection is left
-        let r = solve_impulses(&a, &[-3.0], &[-1.0], -0.05, 10);
+        let r = solve(&a, &[-3.0], &[-1.0], -0.05, 10);
         let k = r.kappa[0];
         assert!((k - (3.0 + 13f64.sqrt()) / 2.0).abs() < 1e-12, "κ = {k}");
     }
@@ -337,14 +428,59 @@ mod tests {
             rows: vec![vec![(0, 1.0)]],
         };
         // κ² + κ + 0.5: no real root
-        let r = solve_impulses(&a, &[1.0], &[0.5], -1.0, 10);
+        let r = solve(&a, &[1.0], &[0.5], -1.0, 10);
         assert_eq!(r.unsolved, vec![0]);
         assert_eq!(r.kappa, vec![0.0]);
         assert!((r.defect - 0.5).abs() < 1e-15);
         // c > 0 but b < 0: the smaller positive root restores it exactly
-        let r = solve_impulses(&a, &[-3.0], &[1.0], 0.0, 10);
+        let r = solve(&a, &[-3.0], &[1.0], 0.0, 10);
         assert!(r.unsolved.is_empty());
         assert!((r.kappa[0] - (3.0 - 5f64.sqrt()) / 2.0).abs() < 1e-14);
+    }
+
+    #[test]
+    fn energy_a_point_cannot_take_back_is_taken_back_where_there_is_room() {
+        // point 0: κ² + 0.1κ + 0.5 has no real root; point 1 (uncoupled) is a
+        // sliding point, κ² − 3κ − 1e-3, with room for 2.25 + 1e-3.
+        let a = SparseRows {
+            rows: vec![vec![(0, 1.0)], vec![(1, 1.0)]],
+        };
+        let (b, c) = ([0.1, -3.0], [0.5, -1e-3]);
+        let r = solve(&a, &b, &c, -0.05, 100);
+        assert_eq!(r.unsolved, vec![0]);
+        assert_eq!(r.kappa[0], 0.0);
+        assert!(r.defect.abs() <= 1e-15, "defect {:e}", r.defect);
+        assert!((r.redistributed - 0.5).abs() <= 1e-15);
+        // point 1 took back its own energy and point 0's: F_1 = −0.5
+        let f1 = r.kappa[1] * r.kappa[1] - 3.0 * r.kappa[1] - 1e-3;
+        assert!((f1 + 0.5).abs() <= 1e-14, "F_1 = {f1}");
+        // and with the small root of its shifted equation, not the reflection
+        assert!(r.kappa[1] > 0.0 && r.kappa[1] < 0.2, "κ_1 = {}", r.kappa[1]);
+        // coupled through a shared node: Σ F_l = 0 all the same
+        let a = SparseRows {
+            rows: vec![vec![(0, 1.0), (1, 0.3)], vec![(0, 0.3), (1, 1.0)]],
+        };
+        let r = solve(&a, &b, &c, -0.05, 100);
+        let f: f64 = (0..2)
+            .map(|l| r.kappa[l] * a.dot(l, &r.kappa) + b[l] * r.kappa[l] + c[l])
+            .sum();
+        assert!(f.abs() <= 1e-14 && r.defect.abs() <= 1e-14, "Σ F = {f:e}");
+        // no room anywhere (point 1 can take back at most 2.25 + 1e-3): the
+        // rest is reported as defect
+        let r = solve(
+            &SparseRows {
+                rows: vec![vec![(0, 1.0)], vec![(1, 1.0)]],
+            },
+            &b,
+            &[5.0, -1e-3],
+            -0.05,
+            100,
+        );
+        assert!(
+            r.defect > 5.0 - 2.252 && r.defect < 5.0,
+            "defect {}",
+            r.defect
+        );
     }
 
     #[test]
@@ -355,7 +491,7 @@ mod tests {
         };
         let c = 1e-3;
         // the root of least magnitude (≈ −c/3) is above κ_min: F = 0
-        let r = solve_impulses(&a, &[3.0], &[c], -1e-3, 10);
+        let r = solve(&a, &[3.0], &[c], -1e-3, 10);
         assert!(r.unsolved.is_empty());
         let k = r.kappa[0];
         assert!(k < 0.0 && k > -1e-3, "κ = {k}");
@@ -366,7 +502,7 @@ mod tests {
         );
         assert!(r.defect.abs() < 1e-18);
         // below κ_min: κ = 0 and the energy is reported, not taken back
-        let r = solve_impulses(&a, &[3.0], &[c], -1e-4, 10);
+        let r = solve(&a, &[3.0], &[c], -1e-4, 10);
         assert_eq!(r.unsolved, vec![0]);
         assert_eq!(r.kappa, vec![0.0]);
         assert_eq!(r.defect, c);
@@ -375,7 +511,7 @@ mod tests {
             rows: vec![vec![(0, 1.0), (1, 0.5)], vec![(0, 0.5), (1, 1.0)]],
         };
         let (b, c) = ([3.0, 2.0], [1e-4, -0.5]);
-        let r = solve_impulses(&a, &b, &c, -1e-3, 100);
+        let r = solve(&a, &b, &c, -1e-3, 100);
         assert!(r.unsolved.is_empty());
         assert!(r.kappa[0] < 0.0 && r.kappa[1] > 0.0, "κ = {:?}", r.kappa);
         for l in 0..2 {

@@ -19,7 +19,10 @@
 use super::system::System;
 use crate::contact::geometry::GeometryError;
 use crate::contact::pair::{ContactPair, SlaveState};
-use crate::contact::update::{solve_impulses, SparseRows};
+use crate::contact::update::{solve_impulses, RootBounds, SparseRows};
+
+/// Gauss–Seidel sweeps of the velocity update's impulse solve.
+const MAX_SWEEPS: usize = 1000;
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
@@ -635,8 +638,19 @@ impl<const D: usize> Stepper<D> {
             .collect();
         let c: Vec<f64> = points.iter().map(|p| p.c).collect();
         let rows = SparseRows { rows };
-        // the net impulse of a point, (Δt + κ) w j G, keeps pushing (contact::update)
-        let imp = solve_impulses(&rows, &b, &c, -0.5 * dt, 1000);
+        let new_contact: Vec<bool> = points.iter().map(|p| p.new_contact).collect();
+        let bounds = RootBounds {
+            min: -0.5 * dt,
+            bounce: dt,
+        };
+        let imp = solve_impulses(&rows, &b, &c, &new_contact, bounds, MAX_SWEEPS);
+        if imp.sweeps >= MAX_SWEEPS {
+            log::debug!(
+                "velocity update: Gauss–Seidel did not settle in {} sweeps; defect {:.3e}",
+                imp.sweeps,
+                imp.defect
+            );
+        }
         if !imp.unsolved.is_empty() {
             log::debug!(
                 "velocity update: {} point(s) without admissible root; {:.3e} of their energy taken back at other points, {:.3e} left as defect",
