@@ -108,6 +108,8 @@ pub struct Impulses {
     /// (module docs, "Points without a root"): `Σ_l s_l`.
     pub redistributed: f64,
     pub sweeps: usize,
+    /// The last Gauss–Seidel pass met its tolerance within `max_sweeps`.
+    pub settled: bool,
 }
 
 /// Where a point's impulse magnitude may lie (module docs, "Which root").
@@ -193,9 +195,9 @@ pub fn solve_impulses(
             .sum()
     };
     let scale: f64 = c.iter().map(|v| v.abs()).sum();
-    let mut sweeps = 0;
+    let (mut sweeps, mut settled) = (0, false);
     for _round in 0..MAX_ROUNDS {
-        sweeps += gauss_seidel(
+        let (s, ok) = gauss_seidel(
             a,
             b,
             &target,
@@ -205,6 +207,7 @@ pub fn solve_impulses(
             &mut kappa,
             &mut solvable,
         );
+        (sweeps, settled) = (sweeps + s, ok);
         let left = total(&kappa);
         if solvable.iter().all(|s| *s) || left.abs() <= 1e-15 * scale {
             break;
@@ -245,12 +248,14 @@ pub fn solve_impulses(
         defect,
         redistributed,
         sweeps,
+        settled,
     }
 }
 
 /// Nonlinear Gauss–Seidel on `κ_l (A κ)_l + b_l κ_l + c_l = 0`, from the
 /// current `kappa`; a point without an admissible root is marked unsolvable
-/// and keeps `κ_l = 0`. Returns the number of sweeps.
+/// and keeps `κ_l = 0`. Returns the number of sweeps and whether they met
+/// the tolerance.
 fn gauss_seidel(
     a: &SparseRows,
     b: &[f64],
@@ -260,7 +265,7 @@ fn gauss_seidel(
     max_sweeps: usize,
     kappa: &mut [f64],
     solvable: &mut [bool],
-) -> usize {
+) -> (usize, bool) {
     let mut sweeps = 0;
     for sweep in 1..=max_sweeps {
         sweeps = sweep;
@@ -285,10 +290,10 @@ fn gauss_seidel(
             }
         }
         if change <= 1e-15 * size || size == 0.0 && change == 0.0 {
-            break;
+            return (sweeps, true);
         }
     }
-    sweeps
+    (sweeps, false)
 }
 
 #[cfg(test)]
@@ -377,6 +382,7 @@ mod tests {
                 let (a, b, c) = random_problem(&mut rng, n);
                 let r = solve(&a, &b, &c, 0.0, 500);
                 assert!(r.unsolved.is_empty(), "c ≤ 0 always has a root");
+                assert!(r.settled, "{} sweeps", r.sweeps);
                 for l in 0..n {
                     assert!(r.kappa[l] >= 0.0);
                     let f = r.kappa[l] * a.dot(l, &r.kappa) + b[l] * r.kappa[l] + c[l];

@@ -644,7 +644,7 @@ impl<const D: usize> Stepper<D> {
             bounce: dt,
         };
         let imp = solve_impulses(&rows, &b, &c, &new_contact, bounds, MAX_SWEEPS);
-        if imp.sweeps >= MAX_SWEEPS {
+        if !imp.settled {
             log::debug!(
                 "velocity update: Gauss–Seidel did not settle in {} sweeps; defect {:.3e}",
                 imp.sweeps,
