@@ -129,6 +129,7 @@ fn admissible_root(
     c: f64,
     new_contact: bool,
     bounds: RootBounds,
+    near: Option<f64>,
 ) -> Option<f64> {
     if c == 0.0 {
         // κ = 0 is a root, always admissible and the minimal modification.
@@ -146,14 +147,20 @@ fn admissible_root(
     let sq = disc.sqrt();
     if c < 0.0 {
         // roots of opposite sign, both written cancellation-free
-        if beta >= 0.0 {
-            return Some(-2.0 * c / (beta + sq));
+        let (positive, negative) = if beta >= 0.0 {
+            (-2.0 * c / (beta + sq), (-beta - sq) / (2.0 * alpha))
+        } else {
+            ((-beta + sq) / (2.0 * alpha), 2.0 * c / (-beta + sq))
+        };
+        if let Some(k0) = near {
+            // continuation (see gauss_seidel): the admissible root nearest k0
+            let take_negative =
+                negative >= bounds.min && (negative - k0).abs() < (positive - k0).abs();
+            return Some(if take_negative { negative } else { positive });
         }
-        let positive = (-beta + sq) / (2.0 * alpha);
-        if new_contact && positive <= bounds.bounce {
+        if beta >= 0.0 || new_contact && positive <= bounds.bounce {
             return Some(positive);
         }
-        let negative = 2.0 * c / (-beta + sq);
         Some(if negative >= bounds.min {
             negative
         } else {
@@ -172,6 +179,10 @@ fn admissible_root(
 /// Rounds of [`solve_impulses`]' redistribution: each moves what the
 /// unsolvable points left over to the points that can take it.
 const MAX_ROUNDS: usize = 6;
+
+/// Gauss–Seidel sweeps by the root rule before each point keeps the root
+/// nearest its current `κ` (see `gauss_seidel`).
+const STICKY_AFTER: usize = 50;
 
 /// Solves eq. 75 for all points by the rules of the module docs;
 /// `new_contact[l]`: point `l` closed its gap in this step (Table 1, new).
@@ -271,12 +282,19 @@ fn gauss_seidel(
         sweeps = sweep;
         let mut change = 0.0f64;
         let mut size = 0.0f64;
+        // The rule of the module docs jumps between the two roots where c < 0
+        // and β crosses 0 (or a new contact's bounce crosses κ_bounce); coupled
+        // points whose β moves across such a point with their neighbours'
+        // κ can cycle. Past STICKY_AFTER sweeps each point keeps the root
+        // nearest its current κ, continuous in β, and the sweeps contract.
+        let sticky = sweep > STICKY_AFTER;
         for l in 0..b.len() {
             if !solvable[l] {
                 continue;
             }
             let beta = b[l] + a.off_diag_dot(l, kappa);
-            match admissible_root(a.diag(l), beta, c[l], new_contact[l], bounds) {
+            let near = sticky.then_some(kappa[l]);
+            match admissible_root(a.diag(l), beta, c[l], new_contact[l], bounds, near) {
                 Some(k) => {
                     change = change.max((k - kappa[l]).abs());
                     size = size.max(k.abs());
@@ -305,6 +323,32 @@ mod tests {
     fn solve(a: &SparseRows, b: &[f64], c: &[f64], min: f64, sweeps: usize) -> Impulses {
         let bounds = RootBounds { min, bounce: 0.0 };
         solve_impulses(a, b, c, &vec![false; b.len()], bounds, sweeps)
+    }
+
+    #[test]
+    fn coupled_points_that_would_cycle_between_roots_settle() {
+        // Point 1's β = b_1 + A_10 κ_0 changes sign with κ_0, and the rule
+        // alternates between its roots (+0.668 and −0.579), which moves point
+        // 0's β in turn: a 2-cycle of the plain rule (found by a search).
+        let a01 = -0.9878815177940786;
+        let a = SparseRows {
+            rows: vec![
+                vec![(0, 1.3420367971675686), (1, a01)],
+                vec![(0, a01), (1, 1.1391360195322253)],
+            ],
+        };
+        let (b, c) = (
+            [0.7400203103532796, 0.1399986677527605],
+            [-0.20784102597537166, -0.5096732627545747],
+        );
+        let r = solve(&a, &b, &c, -1.0, 1000);
+        assert!(r.settled, "{} sweeps", r.sweeps);
+        assert!(r.unsolved.is_empty());
+        for l in 0..2 {
+            let f = r.kappa[l] * a.dot(l, &r.kappa) + b[l] * r.kappa[l] + c[l];
+            assert!(f.abs() < 1e-14, "F_{l} = {f:e}, κ = {:?}", r.kappa);
+        }
+        assert!(r.defect.abs() < 1e-14);
     }
 
     #[test]
