@@ -194,6 +194,12 @@ pub fn solve_impulses(
     bounds: RootBounds,
     max_sweeps: usize,
 ) -> Impulses {
+    let eq = Quadratics {
+        a,
+        b,
+        new_contact,
+        bounds,
+    };
     let n = b.len();
     let mut kappa = vec![0.0; n];
     let mut solvable = vec![true; n];
@@ -208,16 +214,7 @@ pub fn solve_impulses(
     let scale: f64 = c.iter().map(|v| v.abs()).sum();
     let (mut sweeps, mut settled) = (0, false);
     for _round in 0..MAX_ROUNDS {
-        let (s, ok) = gauss_seidel(
-            a,
-            b,
-            &target,
-            new_contact,
-            bounds,
-            max_sweeps,
-            &mut kappa,
-            &mut solvable,
-        );
+        let (s, ok) = gauss_seidel(&eq, &target, max_sweeps, &mut kappa, &mut solvable);
         (sweeps, settled) = (sweeps + s, ok);
         let left = total(&kappa);
         if solvable.iter().all(|s| *s) || left.abs() <= 1e-15 * scale {
@@ -263,20 +260,31 @@ pub fn solve_impulses(
     }
 }
 
+/// What the passes of [`solve_impulses`] share: eq. 75 without its `c`.
+struct Quadratics<'a> {
+    a: &'a SparseRows,
+    b: &'a [f64],
+    new_contact: &'a [bool],
+    bounds: RootBounds,
+}
+
 /// Nonlinear Gauss–Seidel on `κ_l (A κ)_l + b_l κ_l + c_l = 0`, from the
 /// current `kappa`; a point without an admissible root is marked unsolvable
 /// and keeps `κ_l = 0`. Returns the number of sweeps and whether they met
 /// the tolerance.
 fn gauss_seidel(
-    a: &SparseRows,
-    b: &[f64],
+    eq: &Quadratics,
     c: &[f64],
-    new_contact: &[bool],
-    bounds: RootBounds,
     max_sweeps: usize,
     kappa: &mut [f64],
     solvable: &mut [bool],
 ) -> (usize, bool) {
+    let Quadratics {
+        a,
+        b,
+        new_contact,
+        bounds,
+    } = *eq;
     let mut sweeps = 0;
     for sweep in 1..=max_sweeps {
         sweeps = sweep;

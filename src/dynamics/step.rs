@@ -20,12 +20,12 @@ use super::system::System;
 use crate::contact::geometry::GeometryError;
 use crate::contact::pair::{ContactPair, SlaveState};
 use crate::contact::update::{solve_impulses, RootBounds, SparseRows};
-
-/// Gauss–Seidel sweeps of the velocity update's impulse solve.
-const MAX_SWEEPS: usize = 1000;
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
+
+/// Gauss–Seidel sweeps of the velocity update's impulse solve.
+const MAX_SWEEPS: usize = 1000;
 
 /// Positions, velocities and (Newmark) accelerations at time `t`; nodal vectors
 /// of length `n_nodes·D`.
