@@ -1,0 +1,464 @@
+//! `LinearSolver`: the one type the time stepper solves its linear systems
+//! with. It owns a copy of the matrix, chooses a direct or an iterative
+//! method, keeps the symbolic analysis while the pattern stays, decides when
+//! to refactor, and measures every solution by its true residual.
+//!
+//! Direct path: the symmetric-pattern LU of [`SupernodalLu`] (or, for a
+//! symmetric matrix, faer's `LDLᵀ`) on a nested-dissection ordering. A new
+//! matrix given by [`LinearSolver::update`] is not refactored at once: the
+//! factors of an earlier matrix precondition right-preconditioned GMRES on
+//! the new one (Saad & Schultz 1986), and only if that needs more than
+//! `reuse_iterations` iterations is the new matrix factored. Fresh factors
+//! solve in one triangular solve, refined by GMRES where the pivoting
+//! restricted to the supernodes left the residual above target.
+//!
+//! Iterative path (models whose factors do not fit in memory): GMRES, or CG
+//! for a symmetric matrix, with the node-block Jacobi preconditioner.
+//!
+//! Every `Ok` solve has `‖b − A x‖₂ ≤ rtol ‖b‖₂` for the matrix given last,
+//! recomputed from `x` after the solve; otherwise the solve returns
+//! [`LinearSolveError::NoConvergence`].
+
+use super::error::LinearSolveError;
+use super::krylov::{cg, gmres, KrylovError, KrylovParams, KrylovWork};
+use super::ldlt::SparseLdlt;
+use super::operator::{BlockJacobi, Operator};
+use super::supernodal_lu::SupernodalLu;
+use super::symbolic::{estimate, FillOrdering, SymbolicFactor};
+use super::BlockPattern;
+use std::time::Instant;
+
+/// `[solver] linear`: how the linear systems are solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LinearMethod {
+    /// Sparse factorization (symmetric-pattern LU, or LDLᵀ when symmetric).
+    Direct,
+    /// Preconditioned Krylov method, no factorization.
+    Iterative,
+    /// Direct when the estimated factors fit in half the available memory.
+    #[default]
+    Auto,
+}
+
+/// Which factorization the direct path uses for an unsymmetric matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Factorization {
+    /// LU of the matrix itself, pivoting within supernodes (option (a) of
+    /// issue 12; the default, docs/performance.md says why).
+    #[default]
+    Lu,
+    /// LDLᵀ of the symmetric part `(A + Aᵀ)/2`, always used as a GMRES
+    /// preconditioner (option (b)).
+    SymmetricPart,
+}
+
+/// Options of a [`LinearSolver`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearParams {
+    pub method: LinearMethod,
+    /// The matrices are symmetric (mass matrix, frictionless Newmark): LDLᵀ and CG.
+    pub symmetric: bool,
+    pub factorization: Factorization,
+    pub ordering: FillOrdering,
+    /// Target relative residual of every solve (default 1e-12).
+    pub rtol: f64,
+    /// Krylov iterations allowed with factors of an earlier matrix before
+    /// the current one is factored (default 20).
+    pub reuse_iterations: usize,
+    /// Krylov iterations allowed on the iterative path (default 3000).
+    pub max_iterations: usize,
+    /// GMRES restart length (default 50).
+    pub restart: usize,
+    /// Bytes the direct factors may take under `Auto`; `None`: half of the
+    /// memory available when the solver is built.
+    pub memory_budget: Option<f64>,
+}
+
+impl Default for LinearParams {
+    fn default() -> Self {
+        LinearParams {
+            method: LinearMethod::Auto,
+            symmetric: false,
+            factorization: Factorization::Lu,
+            ordering: FillOrdering::Auto,
+            rtol: 1e-12,
+            reuse_iterations: 20,
+            max_iterations: 3000,
+            restart: 50,
+            memory_budget: None,
+        }
+    }
+}
+
+/// Counters, summed over the solver's life (pattern changes included).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LinearStats {
+    pub symbolic_analyses: usize,
+    pub factorizations: usize,
+    /// Right-hand sides solved.
+    pub solves: usize,
+    /// Krylov iterations over all solves.
+    pub krylov_iterations: usize,
+    pub symbolic_seconds: f64,
+    pub factor_seconds: f64,
+    /// Time in solves (triangular solves, products, Krylov), refactorizations excluded.
+    pub solve_seconds: f64,
+}
+
+/// What one (multi-)solve did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SolveInfo {
+    pub iterations: usize,
+    /// Largest true relative residual over the right-hand sides.
+    pub residual: f64,
+    /// The matrix was factored during this solve.
+    pub refactored: bool,
+}
+
+/// The method chosen for a pattern, with the memory estimate behind it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearPlan {
+    pub method: LinearMethod,
+    pub ordering: FillOrdering,
+    /// Estimated bytes of the direct factors.
+    pub factor_bytes: f64,
+    /// Memory available when planned (bytes).
+    pub available: f64,
+}
+
+/// Memory the system can still give (`MemAvailable` of /proc/meminfo;
+/// 16 GiB where that cannot be read).
+pub fn available_memory() -> f64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map(|kb| kb * 1024.0)
+        .unwrap_or(16.0 * (1u64 << 30) as f64)
+}
+
+/// Chooses direct or iterative for matrices with node graph `g` and `dim`
+/// dofs per node, from the factor size estimated on the node graph. A
+/// `Direct` request whose factors exceed the available memory is refused.
+pub fn plan(
+    g: faer::sparse::SymbolicSparseColMatRef<'_, usize>,
+    dim: usize,
+    params: &LinearParams,
+) -> Result<LinearPlan, LinearSolveError> {
+    let available = available_memory();
+    if params.method == LinearMethod::Iterative {
+        return Ok(LinearPlan {
+            method: LinearMethod::Iterative,
+            ordering: params.ordering,
+            factor_bytes: 0.0,
+            available,
+        });
+    }
+    let (size, ordering) = estimate(g, dim, params.ordering)
+        .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
+    let bytes = if params.symmetric || params.factorization == Factorization::SymmetricPart {
+        size.ldlt_bytes()
+    } else {
+        size.lu_bytes()
+    };
+    let method = match params.method {
+        LinearMethod::Direct if bytes > available => {
+            return Err(LinearSolveError::TooLarge { bytes, available })
+        }
+        LinearMethod::Auto if bytes > params.memory_budget.unwrap_or(0.5 * available) => {
+            LinearMethod::Iterative
+        }
+        LinearMethod::Auto => LinearMethod::Direct,
+        m => m,
+    };
+    Ok(LinearPlan {
+        method,
+        ordering,
+        factor_bytes: bytes,
+        available,
+    })
+}
+
+/// The factors (or preconditioner) of the current pattern.
+enum Precond {
+    Lu {
+        sym: SymbolicFactor,
+        lu: SupernodalLu,
+        x: Vec<f64>,
+        t: Vec<f64>,
+    },
+    Ldlt {
+        sym: SymbolicFactor,
+        ldlt: SparseLdlt,
+        sym_values: Vec<f64>,
+    },
+    Jacobi(BlockJacobi),
+}
+
+impl Precond {
+    /// `rhs ← M⁻¹ rhs` for `nrhs` columns.
+    fn apply(&mut self, rhs: &mut [f64], nrhs: usize) {
+        match self {
+            Precond::Lu { sym, lu, x, t } => lu.solve_in_place(sym, rhs, nrhs, x, t),
+            Precond::Ldlt { sym, ldlt, .. } => ldlt.solve_in_place(sym, rhs, nrhs),
+            Precond::Jacobi(j) => {
+                let n = rhs.len() / nrhs;
+                rhs.chunks_mut(n).for_each(|c| j.apply(c))
+            }
+        }
+    }
+}
+
+/// GMRES iterations allowed to refine the solution of fresh factors.
+const FRESH_ITERATIONS: usize = 100;
+
+/// Direct or iterative solver of the linear systems on one pattern.
+pub struct LinearSolver {
+    params: LinearParams,
+    plan: LinearPlan,
+    op: Operator,
+    precond: Option<Precond>,
+    /// The factors are of the current values.
+    fresh: bool,
+    /// Some matrix of the current pattern has been factored.
+    factored: bool,
+    /// Krylov iterations of the last solve with factors of an earlier matrix.
+    last_reuse_iterations: usize,
+    stats: LinearStats,
+    work: KrylovWork,
+    b: Vec<f64>,
+}
+
+impl LinearSolver {
+    /// Plans the method for `pattern` and, on the direct path, runs the
+    /// symbolic analysis.
+    pub fn new(pattern: &BlockPattern, params: LinearParams) -> Result<LinearSolver, LinearSolveError> {
+        let plan = plan(pattern.node_graph(), pattern.dim(), &params)?;
+        let mut s = LinearSolver {
+            params,
+            plan,
+            op: Operator::new(pattern),
+            precond: None,
+            fresh: false,
+            factored: false,
+            last_reuse_iterations: 0,
+            stats: LinearStats::default(),
+            work: KrylovWork::default(),
+            b: Vec::new(),
+        };
+        s.analyse()?;
+        Ok(s)
+    }
+
+    /// A new pattern (contact couplings changed): new symbolic analysis,
+    /// counters kept. The method chosen at `new` stays.
+    pub fn set_pattern(&mut self, pattern: &BlockPattern) -> Result<(), LinearSolveError> {
+        self.op = Operator::new(pattern);
+        self.precond = None;
+        self.fresh = false;
+        self.factored = false;
+        self.analyse()
+    }
+
+    fn analyse(&mut self) -> Result<(), LinearSolveError> {
+        if self.plan.method != LinearMethod::Direct {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let pattern = &self.op.pattern;
+        let sym = SymbolicFactor::new(pattern, self.plan.ordering, None)
+            .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
+        let symmetric = self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
+        self.precond = Some(if symmetric {
+            Precond::Ldlt {
+                ldlt: SparseLdlt::new(&sym),
+                sym,
+                sym_values: Vec::new(),
+            }
+        } else {
+            Precond::Lu {
+                lu: SupernodalLu::new(&sym, pattern),
+                sym,
+                x: Vec::new(),
+                t: Vec::new(),
+            }
+        });
+        self.stats.symbolic_analyses += 1;
+        self.stats.symbolic_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The method in use and the memory estimate behind the choice.
+    pub fn plan(&self) -> LinearPlan {
+        self.plan
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> LinearStats {
+        self.stats
+    }
+
+    /// The pattern the solver works on.
+    pub fn pattern(&self) -> &BlockPattern {
+        &self.op.pattern
+    }
+
+    /// Factors the matrix with values `values` now.
+    pub fn factorize(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        self.refactor()
+    }
+
+    /// Takes a new matrix. The factors of an earlier matrix are kept as the
+    /// preconditioner when the last solve with reused factors needed at most
+    /// half of `reuse_iterations`; otherwise (or without factors) the matrix
+    /// is factored now.
+    pub fn update(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        let reuse = match &self.precond {
+            Some(Precond::Jacobi(_)) | None => false,
+            Some(_) => self.factored && 2 * self.last_reuse_iterations <= self.params.reuse_iterations,
+        };
+        if reuse && self.params.reuse_iterations > 0 {
+            self.fresh = false;
+            Ok(())
+        } else {
+            self.refactor()
+        }
+    }
+
+    fn set_values(&mut self, values: &[f64]) {
+        assert_eq!(values.len(), self.op.values.len(), "values of another pattern");
+        self.op.values.copy_from_slice(values);
+        self.fresh = false;
+    }
+
+    fn refactor(&mut self) -> Result<(), LinearSolveError> {
+        let t = Instant::now();
+        if self.op.values.iter().any(|v| !v.is_finite()) {
+            return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
+        }
+        match &mut self.precond {
+            Some(Precond::Lu { sym, lu, .. }) => lu
+                .factorize(sym, &self.op.values)
+                .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+            Some(Precond::Ldlt { sym, ldlt, sym_values }) => {
+                let vals = if self.params.symmetric {
+                    &self.op.values
+                } else {
+                    self.op.symmetric_part(sym_values);
+                    &*sym_values
+                };
+                ldlt.factorize(sym, self.op.pattern.symbolic(), vals)
+                    .map_err(|e| LinearSolveError::Numeric(e.to_string()))?
+            }
+            Some(Precond::Jacobi(_)) | None => {
+                self.precond = Some(Precond::Jacobi(
+                    BlockJacobi::new(&self.op).map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+                ));
+            }
+        }
+        self.fresh = true;
+        self.factored = true;
+        self.last_reuse_iterations = 0;
+        self.stats.factorizations += 1;
+        self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Solves `A x = rhs` in place for the matrix given last.
+    pub fn solve_in_place(&mut self, rhs: &mut [f64]) -> Result<SolveInfo, LinearSolveError> {
+        self.solve_many_in_place(rhs, 1)
+    }
+
+    /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
+    /// (column-major, `n × nrhs`): one blocked triangular solve for all
+    /// columns, then GMRES on the columns whose residual is above target.
+    pub fn solve_many_in_place(&mut self, rhs: &mut [f64], nrhs: usize) -> Result<SolveInfo, LinearSolveError> {
+        let n = self.op.n();
+        assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
+        if !self.factored || self.precond.is_none() {
+            self.refactor()?;
+        }
+        let t = Instant::now();
+        self.b.clear();
+        self.b.extend_from_slice(rhs);
+        let mut refactored = false;
+        let iterative = matches!(self.precond, Some(Precond::Jacobi(_)));
+        let result = loop {
+            let limit = if iterative {
+                self.params.max_iterations
+            } else if self.fresh {
+                FRESH_ITERATIONS
+            } else {
+                self.params.reuse_iterations
+            };
+            rhs.copy_from_slice(&self.b);
+            match self.krylov_all(rhs, nrhs, limit) {
+                Ok(info) => {
+                    self.stats.krylov_iterations += info.iterations;
+                    if !self.fresh {
+                        self.last_reuse_iterations = info.iterations / nrhs;
+                    }
+                    break Ok(SolveInfo { refactored, ..info });
+                }
+                Err(e) => {
+                    self.stats.krylov_iterations += e.iterations;
+                    if iterative || self.fresh {
+                        break Err(LinearSolveError::NoConvergence(e));
+                    }
+                    let tf = Instant::now();
+                    self.refactor()?;
+                    refactored = true;
+                    // refactorization time is counted as factorization, not solve
+                    self.stats.solve_seconds -= tf.elapsed().as_secs_f64();
+                }
+            }
+        };
+        self.stats.solves += nrhs;
+        self.stats.solve_seconds += t.elapsed().as_secs_f64();
+        result
+    }
+
+    /// `M⁻¹` on all columns, then per column a Krylov solve from there
+    /// (returns at once where the residual is already below target).
+    fn krylov_all(&mut self, rhs: &mut [f64], nrhs: usize, limit: usize) -> Result<SolveInfo, KrylovError> {
+        let n = self.op.n();
+        let precond = self.precond.as_mut().expect("a preconditioner is built before solving");
+        let direct = !matches!(precond, Precond::Jacobi(_));
+        if direct {
+            precond.apply(rhs, nrhs);
+        } else {
+            rhs.iter_mut().for_each(|v| *v = 0.0);
+        }
+        let params = KrylovParams {
+            rtol: self.params.rtol,
+            max_iterations: limit,
+            restart: self.params.restart,
+        };
+        let op = &mut self.op;
+        let mut a = |x: &[f64], y: &mut [f64]| op.apply(x, y);
+        let mut m = |v: &mut [f64]| precond.apply(v, 1);
+        let mut info = SolveInfo::default();
+        for c in 0..nrhs {
+            let b = &self.b[c * n..(c + 1) * n];
+            let x = &mut rhs[c * n..(c + 1) * n];
+            let r = if self.params.symmetric && !direct {
+                cg(&mut a, &mut m, b, x, params, &mut self.work)
+            } else {
+                gmres(&mut a, &mut m, b, x, params, &mut self.work)
+            };
+            match r {
+                Ok(k) => {
+                    info.iterations += k.iterations;
+                    info.residual = info.residual.max(k.residual);
+                }
+                Err(e) => return Err(KrylovError { iterations: info.iterations + e.iterations, ..e }),
+            }
+        }
+        Ok(info)
+    }
+}
