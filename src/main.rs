@@ -103,6 +103,22 @@ fn check(path: PathBuf) -> u8 {
         model.time.dt,
         model.time.dt / info.stable_dt
     );
+    match dynamics::linear_plan(&model) {
+        Ok(p) => println!(
+            "linear solver: {}; direct factors ≈ {:.2} GB ({:.1} GB available)",
+            match p.method {
+                emcontact::linalg::LinearMethod::Iterative =>
+                    "iterative (GMRES, node-block Jacobi)".to_string(),
+                _ => format!("direct (symmetric-pattern LU, {:?} ordering)", p.ordering),
+            },
+            p.factor_bytes / 1e9,
+            p.available / 1e9
+        ),
+        Err(e) => {
+            eprintln!("error: {}: solver.linear: {e}", path.display());
+            return 2;
+        }
+    }
     let stiffness = model
         .bodies
         .iter()
@@ -202,7 +218,13 @@ fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool) -> u8 {
                 "files written so far are kept in {}",
                 model.output.dir.display()
             );
-            1
+            // a direct factorization that cannot fit is refused like bad input
+            match e {
+                dynamics::RunError::Linear(emcontact::linalg::LinearSolveError::TooLarge {
+                    ..
+                }) => 2,
+                _ => 1,
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ pub mod run;
 pub mod step;
 pub mod system;
 
-pub use info::{model_info, ModelInfo};
+pub use info::{linear_plan, model_info, ModelInfo};
 pub use measures::{measure, Measures};
 pub use run::{
     advance, run, setup, Progress, RunError, RunOptions, RunSummary, BODY_COLUMNS, HISTORY_COLUMNS,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The leading columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 24] = [
+pub const HISTORY_COLUMNS: [&str; 26] = [
     "t",
     "dt",
     "kinetic",
@@ -38,6 +38,8 @@ pub const HISTORY_COLUMNS: [&str; 24] = [
     "augmentations",
     "linear_scale",
     "angular_scale",
+    "linear_iterations",
+    "factorizations",
 ];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
@@ -422,6 +424,8 @@ impl Recorder {
             r.augmentations as f64,
             m.linear_scale,
             m.angular_scale,
+            r.linear_iterations as f64,
+            r.factorizations as f64,
         ])
     }
 
@@ -630,5 +634,19 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         }
     }
     summary.seconds = started.elapsed().as_secs_f64();
+    let ls = stepper.lu.stats();
+    log::info!(
+        "time: factorization {:.2} s ({} factorizations, symbolic {:.2} s), solve {:.2} s ({} solves, {} Krylov iterations), assembly {:.2} s, contact {:.2} s, run {:.2} s; linear solver {:?}",
+        ls.factor_seconds,
+        ls.factorizations,
+        ls.symbolic_seconds,
+        ls.solve_seconds,
+        ls.solves,
+        ls.krylov_iterations,
+        stepper.timing.assembly,
+        stepper.timing.contact,
+        summary.seconds,
+        stepper.lu.plan().method
+    );
     result.map(|()| summary)
 }

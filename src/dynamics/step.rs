@@ -21,7 +21,7 @@ use crate::contact::geometry::GeometryError;
 use crate::contact::pair::{ContactPair, SlaveState};
 use crate::contact::update::{solve_impulses, RootBounds, SparseRows};
 use crate::fe::kernel::{KernelError, StressEval};
-use crate::linalg::{LinearSolveError, SparseLu};
+use crate::linalg::{LinearParams, LinearSolveError, LinearSolver};
 use crate::model::{Integrator, SolverParams};
 
 /// Gauss–Seidel sweeps of the velocity update's impulse solve.
@@ -58,6 +58,10 @@ pub struct StepReport {
     pub dissipation: f64,
     /// Energy the velocity update could not restore in the step (`Σ F_l(κ)`).
     pub update_defect: f64,
+    /// Krylov iterations of the Newton matrix's linear solves in the step.
+    pub linear_iterations: usize,
+    /// Numeric factorizations of the Newton matrix in the step.
+    pub factorizations: usize,
 }
 
 /// Why a step failed (the run then retries with a smaller step).
@@ -89,7 +93,12 @@ pub struct Stepper<const D: usize> {
     pub params: SolverParams,
     pub gravity: [f64; 3],
     f_ext: Vec<f64>,
-    lu: SparseLu,
+    /// Solver of the Newton matrix.
+    pub lu: LinearSolver,
+    /// Solver of the consistent mass matrix, factored once (velocity update).
+    mass: Option<LinearSolver>,
+    /// Seconds spent in element assembly and in the contact pairs' force and tangent.
+    pub timing: StepTiming,
     k: Vec<f64>,
     k_trial: Vec<f64>,
     f: Vec<f64>,
@@ -105,6 +114,13 @@ pub struct Stepper<const D: usize> {
     contact_possible: bool,
 }
 
+/// Where a stepper's time went, summed over its life.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepTiming {
+    pub assembly: f64,
+    pub contact: f64,
+}
+
 /// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
 const ROUND_OFF: f64 = 1e-14;
 
@@ -116,6 +132,7 @@ fn norm(v: &[f64]) -> f64 {
 struct Eval {
     norm: f64,
     scale: f64,
+    timing: StepTiming,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -126,7 +143,25 @@ impl<const D: usize> Stepper<D> {
         gravity: [f64; 3],
     ) -> Result<Stepper<D>, LinearSolveError> {
         let n = sys.n_dofs();
-        let lu = SparseLu::new(&sys.pattern)?;
+        let linear = LinearParams {
+            method: params.linear,
+            ..Default::default()
+        };
+        let lu = LinearSolver::new(&sys.pattern, linear)?;
+        let mass = match &sys.consistent {
+            Some(m) => {
+                let mut m = m.clone();
+                sys.apply_fixed(&mut m);
+                let symmetric = LinearParams {
+                    symmetric: true,
+                    ..linear
+                };
+                let mut solver = LinearSolver::new(&sys.pattern, symmetric)?;
+                solver.factorize(&m)?;
+                Some(solver)
+            }
+            None => None,
+        };
         let mut f_ext = vec![0.0; n];
         sys.gravity_force(&gravity, &mut f_ext);
         sys.zero_fixed(&mut f_ext);
@@ -138,6 +173,8 @@ impl<const D: usize> Stepper<D> {
             gravity,
             f_ext,
             lu,
+            mass,
+            timing: StepTiming::default(),
             k: vec![0.0; nnz],
             k_trial: vec![0.0; nnz],
             f: vec![0.0; n],
@@ -163,11 +200,15 @@ impl<const D: usize> Stepper<D> {
                 a[i] = self.f_ext[i] - self.f[i];
             }
             self.sys.zero_fixed(&mut a);
-            self.k.iter_mut().for_each(|v| *v = 0.0);
-            self.sys.add_mass(1.0, &mut self.k);
-            self.sys.apply_fixed(&mut self.k);
-            self.lu.factorize(&self.sys.pattern, &self.k)?;
-            self.lu.solve_in_place(&mut a)?;
+            match self.mass.as_mut() {
+                Some(m) => {
+                    m.solve_in_place(&mut a)?;
+                }
+                None => a
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(i, v)| *v /= self.sys.lumped[i / D].max(f64::MIN_POSITIVE)),
+            }
         }
         Ok(State { t: 0.0, x, v, a })
     }
@@ -195,10 +236,16 @@ impl<const D: usize> Stepper<D> {
         r: &mut [f64],
         k: &mut [f64],
     ) -> Result<Eval, StepError> {
+        let started = std::time::Instant::now();
         sys.assemble(x0, x1, eval, f, Some(&mut *k))?;
+        let mut timing = StepTiming {
+            assembly: started.elapsed().as_secs_f64(),
+            contact: 0.0,
+        };
         // contact force acts on the bodies: it enters the residual with a minus
         // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
         if !contacts.is_empty() {
+            let started = std::time::Instant::now();
             mv.iter_mut().for_each(|v| *v = 0.0);
             for c in contacts.iter_mut() {
                 c.assemble::<D>(x0, x1, dt, mv, Some((&sys.pattern, &mut *k)))?;
@@ -206,6 +253,7 @@ impl<const D: usize> Stepper<D> {
             for i in 0..f.len() {
                 f[i] -= mv[i];
             }
+            timing.contact = started.elapsed().as_secs_f64();
         }
         for i in 0..r.len() {
             r[i] = x1[i] - x_hat[i];
@@ -227,7 +275,11 @@ impl<const D: usize> Stepper<D> {
             .max(f64::MIN_POSITIVE);
         sys.add_mass(cm, k);
         sys.apply_fixed(k);
-        Ok(Eval { norm: n, scale })
+        Ok(Eval {
+            norm: n,
+            scale,
+            timing,
+        })
     }
 
     /// Residual and tangent at `x_trial`, into `r_trial` and `k_trial`.
@@ -238,7 +290,7 @@ impl<const D: usize> Stepper<D> {
         eval: StressEval,
         dt: f64,
     ) -> Result<Eval, StepError> {
-        Self::evaluate(
+        let e = Self::evaluate(
             &self.sys,
             x0,
             &self.x_trial,
@@ -252,7 +304,10 @@ impl<const D: usize> Stepper<D> {
             &mut self.mv,
             &mut self.r_trial,
             &mut self.k_trial,
-        )
+        )?;
+        self.timing.assembly += e.timing.assembly;
+        self.timing.contact += e.timing.contact;
+        Ok(e)
     }
 
     /// Makes the stiffness pattern hold the contact couplings of the coming step
@@ -269,7 +324,7 @@ impl<const D: usize> Stepper<D> {
             lists.extend(l);
         }
         if self.sys.set_couplings(lists) {
-            self.lu = SparseLu::new(&self.sys.pattern)?;
+            self.lu.set_pattern(&self.sys.pattern)?;
             let nnz = self.sys.pattern.nnz();
             self.k = vec![0.0; nnz];
             self.k_trial = vec![0.0; nnz];
@@ -316,7 +371,7 @@ impl<const D: usize> Stepper<D> {
             }
             it += 1;
             self.set_geometric_tangent(true);
-            self.lu.factorize(&self.sys.pattern, &self.k)?;
+            self.lu.update(&self.k)?;
             for i in 0..n {
                 self.dx[i] = -self.r[i];
             }
@@ -414,9 +469,15 @@ impl<const D: usize> Stepper<D> {
     /// Advances `s0` by `dt`. On error `s0` and the contact state are untouched.
     pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
         let saved: Vec<Vec<SlaveState>> = self.contacts.iter().map(|c| c.state.clone()).collect();
-        let result = self.step_inner(s0, dt);
-        match &result {
-            Ok(_) => self.contacts.iter_mut().for_each(|c| c.commit()),
+        let before = self.lu.stats();
+        let mut result = self.step_inner(s0, dt);
+        match &mut result {
+            Ok((_, report)) => {
+                let after = self.lu.stats();
+                report.linear_iterations = after.krylov_iterations - before.krylov_iterations;
+                report.factorizations = after.factorizations - before.factorizations;
+                self.contacts.iter_mut().for_each(|c| c.commit())
+            }
             Err(_) => {
                 for (c, st) in self.contacts.iter_mut().zip(saved) {
                     c.state = st;
@@ -563,12 +624,6 @@ impl<const D: usize> Stepper<D> {
         let mut g_full = vec![0.0; n];
         let mut y: Vec<Vec<(usize, f64)>> = Vec::with_capacity(points.len());
         let consistent = self.sys.consistent.is_some();
-        if consistent {
-            let mut m = vec![0.0; self.sys.pattern.nnz()];
-            self.sys.add_mass(1.0, &mut m);
-            self.sys.apply_fixed(&mut m);
-            self.lu.factorize(&self.sys.pattern, &m)?;
-        }
         for p in &points {
             if consistent {
                 g_full.iter_mut().for_each(|v| *v = 0.0);
@@ -578,7 +633,10 @@ impl<const D: usize> Stepper<D> {
                     }
                 }
                 self.sys.zero_fixed(&mut g_full);
-                self.lu.solve_in_place(&mut g_full)?;
+                self.mass
+                    .as_mut()
+                    .expect("a consistent mass has its solver")
+                    .solve_in_place(&mut g_full)?;
                 y.push(
                     g_full
                         .iter()

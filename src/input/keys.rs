@@ -13,6 +13,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("solver.tolerance", "number > 0, default 1e-10", "Newton stops when ‖R‖ ≤ tolerance · max(‖inertia‖, ‖f_int‖, ‖f_ext‖)."),
     ("solver.max_iterations", "integer ≥ 1, default 25", "Newton iterations per step before the step counts as failed."),
     ("solver.max_cutbacks", "integer 0–30, default 5", "A failed step is retried with dt/2, dt/4, … up to this many times; then the run stops, keeping every file written."),
+    ("solver.linear", "\"auto\" (default), \"direct\" or \"iterative\"", "Linear solver of the Newton systems. direct: sparse LU on a nested-dissection (METIS) ordering, its factors reused as the GMRES preconditioner of later matrices; iterative: GMRES with a node-block Jacobi preconditioner, no factorization; auto: direct when the estimated factors fit in half the available memory. Every solve reaches ‖Ax − b‖ ≤ 1e-12‖b‖. `emcontact check` prints the choice and the memory estimate and refuses a direct factorization that does not fit."),
     ("output.dir", "path, default \"out/<name>\"", "Output directory (relative to the input file). `emcontact run --out DIR` overrides it."),
     ("output.every", "integer ≥ 1, default 10", "Steps between VTK frames (the first and last state are always written)."),
     ("mesh.file", "path", "Gmsh mesh, MSH 2.2 or 4.1, ASCII or binary. Physical groups name bodies (volume groups) and boundary surfaces."),

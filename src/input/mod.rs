@@ -10,6 +10,7 @@ mod raw;
 pub use keys::{markdown, KEYS};
 
 use crate::fe::ElementKind;
+use crate::linalg::LinearMethod;
 use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
@@ -238,6 +239,24 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         );
     }
 
+    let linear = match raw
+        .solver
+        .linear
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("auto", _)) => LinearMethod::Auto,
+        Some(("direct", _)) => LinearMethod::Direct,
+        Some(("iterative", _)) => LinearMethod::Iterative,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                "solver.linear",
+                format!("expected \"direct\", \"iterative\" or \"auto\", got \"{other}\""),
+            )
+        }
+    };
+
     // [output]
     let dir = match &raw.output.dir {
         Some(d) => ctx.path(d.get_ref()),
@@ -333,6 +352,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             tolerance,
             max_iterations,
             max_cutbacks,
+            linear,
         },
         output: OutputParams { dir, every },
         mesh,

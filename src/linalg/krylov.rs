@@ -141,12 +141,29 @@ pub fn gmres(
     let mut stalls = 0;
     let result = loop {
         if rnorm <= target {
-            break Ok(KrylovInfo { iterations, residual: rnorm / bnorm });
+            break Ok(KrylovInfo {
+                iterations,
+                residual: rnorm / bnorm,
+            });
         }
         if iterations >= params.max_iterations || stalls >= 2 {
-            break Err(KrylovError { iterations, residual: rnorm / bnorm, target: params.rtol });
+            break Err(KrylovError {
+                iterations,
+                residual: rnorm / bnorm,
+                target: params.rtol,
+            });
         }
-        let (g, k) = arnoldi_cycle(a, m, r0, rnorm, target, kmax, params.max_iterations - iterations, work, w);
+        let (g, k) = arnoldi_cycle(
+            a,
+            m,
+            r0,
+            rnorm,
+            target,
+            kmax,
+            params.max_iterations - iterations,
+            work,
+            w,
+        );
         iterations += k;
         // y = H⁻¹ g (upper triangular after the rotations)
         let h = &work.h;
@@ -211,7 +228,9 @@ fn arnoldi_cycle(
         hk.iter_mut().for_each(|v| *v = 0.0);
         // CGS2: two passes of classical Gram–Schmidt
         for _ in 0..2 {
-            let coef: Vec<f64> = (0..=k).map(|i| dot(&basis[i * n..(i + 1) * n], w)).collect();
+            let coef: Vec<f64> = (0..=k)
+                .map(|i| dot(&basis[i * n..(i + 1) * n], w))
+                .collect();
             for (i, &c) in coef.iter().enumerate() {
                 axpy(-c, &basis[i * n..(i + 1) * n], w);
                 hk[i] += c;
@@ -261,7 +280,9 @@ pub fn bicgstab(
     }
     let target = params.rtol * bnorm;
     let v = work.vectors(n, 7);
-    let [r, rh, p, vv, s, t, y] = v else { unreachable!() };
+    let [r, rh, p, vv, s, t, y] = v else {
+        unreachable!()
+    };
     let mut rnorm = residual(a, b, x, r);
     let mut iterations = 0;
     'restart: while rnorm > target && iterations < params.max_iterations {
@@ -305,9 +326,16 @@ pub fn bicgstab(
         rnorm = residual(a, b, x, r);
     }
     if rnorm <= target {
-        Ok(KrylovInfo { iterations, residual: rnorm / bnorm })
+        Ok(KrylovInfo {
+            iterations,
+            residual: rnorm / bnorm,
+        })
     } else {
-        Err(KrylovError { iterations, residual: rnorm / bnorm, target: params.rtol })
+        Err(KrylovError {
+            iterations,
+            residual: rnorm / bnorm,
+            target: params.rtol,
+        })
     }
 }
 
@@ -363,8 +391,15 @@ pub fn cg(
         rnorm = residual(a, b, x, r);
     }
     if rnorm <= target {
-        Ok(KrylovInfo { iterations, residual: rnorm / bnorm })
+        Ok(KrylovInfo {
+            iterations,
+            residual: rnorm / bnorm,
+        })
     } else {
-        Err(KrylovError { iterations, residual: rnorm / bnorm, target: params.rtol })
+        Err(KrylovError {
+            iterations,
+            residual: rnorm / bnorm,
+            target: params.rtol,
+        })
     }
 }

@@ -37,7 +37,10 @@ impl SparseLdlt {
             factor_scratch: MemBuffer::new(
                 chol.factorize_numeric_ldlt_scratch::<f64>(Par::Seq, Default::default()),
             ),
-            solve_scratch: (1, MemBuffer::new(chol.solve_in_place_scratch::<f64>(1, Par::Seq))),
+            solve_scratch: (
+                1,
+                MemBuffer::new(chol.solve_in_place_scratch::<f64>(1, Par::Seq)),
+            ),
         }
     }
 

@@ -23,16 +23,19 @@ pub use color::color_elements;
 pub use error::LinearSolveError;
 pub use krylov::{bicgstab, cg, gmres, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
 pub use ldlt::SparseLdlt;
+pub use lu::{LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
+pub use metis::{nested_dissection, MetisError};
 pub use operator::{BlockJacobi, Operator};
+pub use pattern::BlockPattern;
 pub use solver::{
     available_memory, plan, Factorization, LinearMethod, LinearParams, LinearPlan, LinearSolver,
     LinearStats, SolveInfo,
 };
-pub use lu::{LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
-pub use metis::{nested_dissection, MetisError};
-pub use pattern::BlockPattern;
 pub use supernodal_lu::{SupernodalLu, ZeroPivot};
-pub use symbolic::{estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor, METIS_MIN_NODES};
+pub use symbolic::{
+    estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor,
+    METIS_MIN_NODES,
+};
 
 #[cfg(test)]
 mod solver_tests;

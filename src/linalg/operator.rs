@@ -42,18 +42,21 @@ impl Operator {
         let val = &self.values;
         self.partial.resize_with(threads, Vec::new);
         let chunk = n.div_ceil(threads);
-        self.partial.par_iter_mut().enumerate().for_each(|(t, acc)| {
-            acc.clear();
-            acc.resize(n, 0.0);
-            for c in t * chunk..((t + 1) * chunk).min(n) {
-                let xc = x[c];
-                if xc != 0.0 {
-                    for k in cp[c]..cp[c + 1] {
-                        acc[ri[k]] += val[k] * xc;
+        self.partial
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(t, acc)| {
+                acc.clear();
+                acc.resize(n, 0.0);
+                for c in t * chunk..((t + 1) * chunk).min(n) {
+                    let xc = x[c];
+                    if xc != 0.0 {
+                        for k in cp[c]..cp[c + 1] {
+                            acc[ri[k]] += val[k] * xc;
+                        }
                     }
                 }
-            }
-        });
+            });
         let partial = &self.partial;
         y.par_chunks_mut(4096).enumerate().for_each(|(b, yc)| {
             let off = b * 4096;
@@ -73,7 +76,11 @@ impl Operator {
     pub fn symmetric_part(&self, out: &mut Vec<f64>) {
         let t = self.pattern.transpose_positions();
         out.clear();
-        out.extend(t.iter().enumerate().map(|(k, &kt)| 0.5 * (self.values[k] + self.values[kt])));
+        out.extend(
+            t.iter()
+                .enumerate()
+                .map(|(k, &kt)| 0.5 * (self.values[k] + self.values[kt])),
+        );
     }
 }
 
@@ -98,7 +105,9 @@ impl BlockJacobi {
         let d = p.dim();
         let mut inv = vec![0.0; p.n_nodes() * d * d];
         for (node, blk) in inv.chunks_mut(d * d).enumerate() {
-            let off = p.block_offset(node, node).expect("every node is coupled to itself");
+            let off = p
+                .block_offset(node, node)
+                .expect("every node is coupled to itself");
             let mut m = [[0.0; 6]; 3];
             for i in 0..d {
                 for j in 0..d {

@@ -7,10 +7,20 @@
 //! symmetric matrix, faer's `LDLᵀ`) on a nested-dissection ordering. A new
 //! matrix given by [`LinearSolver::update`] is not refactored at once: the
 //! factors of an earlier matrix precondition right-preconditioned GMRES on
-//! the new one (Saad & Schultz 1986), and only if that needs more than
-//! `reuse_iterations` iterations is the new matrix factored. Fresh factors
-//! solve in one triangular solve, refined by GMRES where the pivoting
-//! restricted to the supernodes left the residual above target.
+//! the new one (Saad & Schultz 1986). Fresh factors solve in one triangular
+//! solve, refined by GMRES where the pivoting restricted to the supernodes
+//! left the residual above target.
+//!
+//! When to refactor is decided on a work model, not on the clock (so runs
+//! are reproducible): a factorization costs `F = flops / 35 GFlop/s`, a
+//! Krylov iteration `I` = its flops (one triangular solve pair, one product
+//! with `A`, the Gram–Schmidt) at the 1.4 GFlop/s of memory-bound code. Since the last
+//! factorization the solver sums the cost of the cycle, `F + Σ (1 + k_j) I`
+//! over its solves; [`LinearSolver::update`] refactors when the last solve
+//! cost more than the cycle's average per solve (the marginal cost of
+//! keeping the old factors has passed the average cost of refactoring), and
+//! a solve with old factors gives up and refactors after `F / I` iterations
+//! (a failed attempt costs at most one factorization).
 //!
 //! Iterative path (models whose factors do not fit in memory): GMRES, or CG
 //! for a symmetric matrix, with the node-block Jacobi preconditioner.
@@ -63,11 +73,12 @@ pub struct LinearParams {
     /// Target relative residual of every solve (default 1e-12).
     pub rtol: f64,
     /// Krylov iterations allowed with factors of an earlier matrix before
-    /// the current one is factored (default 20).
-    pub reuse_iterations: usize,
+    /// the current one is factored; `None` (default): from the work model,
+    /// `F / I` clamped to 10..=300; `Some(0)`: factor every matrix.
+    pub reuse_iterations: Option<usize>,
     /// Krylov iterations allowed on the iterative path (default 3000).
     pub max_iterations: usize,
-    /// GMRES restart length (default 50).
+    /// GMRES restart length (default 30).
     pub restart: usize,
     /// Bytes the direct factors may take under `Auto`; `None`: half of the
     /// memory available when the solver is built.
@@ -82,9 +93,9 @@ impl Default for LinearParams {
             factorization: Factorization::Lu,
             ordering: FillOrdering::Auto,
             rtol: 1e-12,
-            reuse_iterations: 20,
+            reuse_iterations: None,
             max_iterations: 3000,
-            restart: 50,
+            restart: 30,
             memory_budget: None,
         }
     }
@@ -94,12 +105,14 @@ impl Default for LinearParams {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct LinearStats {
     pub symbolic_analyses: usize,
+    /// Numeric factorizations (direct path only).
     pub factorizations: usize,
     /// Right-hand sides solved.
     pub solves: usize,
     /// Krylov iterations over all solves.
     pub krylov_iterations: usize,
     pub symbolic_seconds: f64,
+    /// Numeric factorizations, and on the iterative path the preconditioner set-up.
     pub factor_seconds: f64,
     /// Time in solves (triangular solves, products, Krylov), refactorizations excluded.
     pub solve_seconds: f64,
@@ -157,8 +170,8 @@ pub fn plan(
             available,
         });
     }
-    let (size, ordering) = estimate(g, dim, params.ordering)
-        .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
+    let (size, ordering) =
+        estimate(g, dim, params.ordering).map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
     let bytes = if params.symmetric || params.factorization == Factorization::SymmetricPart {
         size.ldlt_bytes()
     } else {
@@ -215,6 +228,14 @@ impl Precond {
 /// GMRES iterations allowed to refine the solution of fresh factors.
 const FRESH_ITERATIONS: usize = 100;
 
+/// Work model (flops per second) of a factorization and of the
+/// memory-bound solves and products, as measured on the project's machine
+/// (one thread, hex8 free-flight tangent at 166k dofs: 37 GFlop/s
+/// factoring, 1.4 GFlop/s in the triangular solves; at 11k dofs 13–17 and
+/// 1.5); only their ratio matters.
+const FACTOR_RATE: f64 = 35e9;
+const SOLVE_RATE: f64 = 1.4e9;
+
 /// Direct or iterative solver of the linear systems on one pattern.
 pub struct LinearSolver {
     params: LinearParams,
@@ -225,8 +246,14 @@ pub struct LinearSolver {
     fresh: bool,
     /// Some matrix of the current pattern has been factored.
     factored: bool,
-    /// Krylov iterations of the last solve with factors of an earlier matrix.
-    last_reuse_iterations: usize,
+    /// Work model: cost of a factorization and of a Krylov iteration.
+    factor_cost: f64,
+    iteration_cost: f64,
+    /// Since the last factorization: modelled cost (factorization included)
+    /// and solves; the cost of the last solve.
+    cycle_cost: f64,
+    cycle_solves: usize,
+    last_solve_cost: f64,
     stats: LinearStats,
     work: KrylovWork,
     b: Vec<f64>,
@@ -235,7 +262,10 @@ pub struct LinearSolver {
 impl LinearSolver {
     /// Plans the method for `pattern` and, on the direct path, runs the
     /// symbolic analysis.
-    pub fn new(pattern: &BlockPattern, params: LinearParams) -> Result<LinearSolver, LinearSolveError> {
+    pub fn new(
+        pattern: &BlockPattern,
+        params: LinearParams,
+    ) -> Result<LinearSolver, LinearSolveError> {
         let plan = plan(pattern.node_graph(), pattern.dim(), &params)?;
         let mut s = LinearSolver {
             params,
@@ -244,7 +274,11 @@ impl LinearSolver {
             precond: None,
             fresh: false,
             factored: false,
-            last_reuse_iterations: 0,
+            factor_cost: 0.0,
+            iteration_cost: 0.0,
+            cycle_cost: 0.0,
+            cycle_solves: 0,
+            last_solve_cost: 0.0,
             stats: LinearStats::default(),
             work: KrylovWork::default(),
             b: Vec::new(),
@@ -271,7 +305,8 @@ impl LinearSolver {
         let pattern = &self.op.pattern;
         let sym = SymbolicFactor::new(pattern, self.plan.ordering, None)
             .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
-        let symmetric = self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
+        let symmetric =
+            self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
         self.precond = Some(if symmetric {
             Precond::Ldlt {
                 ldlt: SparseLdlt::new(&sym),
@@ -288,7 +323,34 @@ impl LinearSolver {
         });
         self.stats.symbolic_analyses += 1;
         self.stats.symbolic_seconds += t.elapsed().as_secs_f64();
+        self.work_model();
         Ok(())
+    }
+
+    /// The factorization and Krylov-iteration costs of the work model.
+    fn work_model(&mut self) {
+        let size = match &self.precond {
+            Some(Precond::Lu { sym, .. }) | Some(Precond::Ldlt { sym, .. }) => sym.size(),
+            _ => return,
+        };
+        let symmetric = matches!(self.precond, Some(Precond::Ldlt { .. }));
+        let (flops, entries) = if symmetric {
+            (0.5 * size.lu_flops, size.l_entries)
+        } else {
+            (size.lu_flops, size.lu_entries)
+        };
+        self.factor_cost = flops / FACTOR_RATE;
+        let gram_schmidt = 2.0 * self.params.restart as f64 * size.n as f64;
+        self.iteration_cost =
+            (2.0 * entries as f64 + 2.0 * self.op.pattern.nnz() as f64 + gram_schmidt) / SOLVE_RATE;
+    }
+
+    /// Krylov iterations a solve with old factors may take.
+    fn reuse_limit(&self) -> usize {
+        self.params.reuse_iterations.unwrap_or_else(|| {
+            let r = self.factor_cost / self.iteration_cost.max(f64::MIN_POSITIVE);
+            r.clamp(10.0, 300.0) as usize
+        })
     }
 
     /// The method in use and the memory estimate behind the choice.
@@ -312,17 +374,21 @@ impl LinearSolver {
         self.refactor()
     }
 
-    /// Takes a new matrix. The factors of an earlier matrix are kept as the
-    /// preconditioner when the last solve with reused factors needed at most
-    /// half of `reuse_iterations`; otherwise (or without factors) the matrix
-    /// is factored now.
+    /// Takes a new matrix. The factors of an earlier matrix are kept as its
+    /// preconditioner while the last solve cost no more than the average
+    /// solve of the cycle since the last factorization (module doc);
+    /// otherwise (or without factors) the matrix is factored now.
     pub fn update(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
         self.set_values(values);
         let reuse = match &self.precond {
             Some(Precond::Jacobi(_)) | None => false,
-            Some(_) => self.factored && 2 * self.last_reuse_iterations <= self.params.reuse_iterations,
+            Some(_) => {
+                self.factored
+                    && self.reuse_limit() > 0
+                    && self.last_solve_cost * self.cycle_solves as f64 <= self.cycle_cost
+            }
         };
-        if reuse && self.params.reuse_iterations > 0 {
+        if reuse {
             self.fresh = false;
             Ok(())
         } else {
@@ -331,7 +397,11 @@ impl LinearSolver {
     }
 
     fn set_values(&mut self, values: &[f64]) {
-        assert_eq!(values.len(), self.op.values.len(), "values of another pattern");
+        assert_eq!(
+            values.len(),
+            self.op.values.len(),
+            "values of another pattern"
+        );
         self.op.values.copy_from_slice(values);
         self.fresh = false;
     }
@@ -345,7 +415,11 @@ impl LinearSolver {
             Some(Precond::Lu { sym, lu, .. }) => lu
                 .factorize(sym, &self.op.values)
                 .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
-            Some(Precond::Ldlt { sym, ldlt, sym_values }) => {
+            Some(Precond::Ldlt {
+                sym,
+                ldlt,
+                sym_values,
+            }) => {
                 let vals = if self.params.symmetric {
                     &self.op.values
                 } else {
@@ -357,14 +431,20 @@ impl LinearSolver {
             }
             Some(Precond::Jacobi(_)) | None => {
                 self.precond = Some(Precond::Jacobi(
-                    BlockJacobi::new(&self.op).map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+                    BlockJacobi::new(&self.op)
+                        .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
                 ));
             }
         }
         self.fresh = true;
         self.factored = true;
-        self.last_reuse_iterations = 0;
-        self.stats.factorizations += 1;
+        self.cycle_cost = self.factor_cost;
+        self.cycle_solves = 0;
+        self.last_solve_cost = 0.0;
+        // the block-Jacobi inverses are no factorization, but their time is setup
+        if !matches!(self.precond, Some(Precond::Jacobi(_))) {
+            self.stats.factorizations += 1;
+        }
         self.stats.factor_seconds += t.elapsed().as_secs_f64();
         Ok(())
     }
@@ -377,7 +457,11 @@ impl LinearSolver {
     /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
     /// (column-major, `n × nrhs`): one blocked triangular solve for all
     /// columns, then GMRES on the columns whose residual is above target.
-    pub fn solve_many_in_place(&mut self, rhs: &mut [f64], nrhs: usize) -> Result<SolveInfo, LinearSolveError> {
+    pub fn solve_many_in_place(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+    ) -> Result<SolveInfo, LinearSolveError> {
         let n = self.op.n();
         assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
         if !self.factored || self.precond.is_none() {
@@ -394,15 +478,22 @@ impl LinearSolver {
             } else if self.fresh {
                 FRESH_ITERATIONS
             } else {
-                self.params.reuse_iterations
+                self.reuse_limit()
             };
             rhs.copy_from_slice(&self.b);
             match self.krylov_all(rhs, nrhs, limit) {
                 Ok(info) => {
                     self.stats.krylov_iterations += info.iterations;
-                    if !self.fresh {
-                        self.last_reuse_iterations = info.iterations / nrhs;
-                    }
+                    let cost = (nrhs + info.iterations) as f64 * self.iteration_cost;
+                    self.cycle_cost += cost;
+                    self.cycle_solves += nrhs;
+                    self.last_solve_cost = cost / nrhs as f64;
+                    log::trace!(
+                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}{}",
+                        info.iterations,
+                        info.residual,
+                        if refactored { ", refactored" } else if self.fresh { "" } else { ", old factors" }
+                    );
                     break Ok(SolveInfo { refactored, ..info });
                 }
                 Err(e) => {
@@ -425,9 +516,17 @@ impl LinearSolver {
 
     /// `M⁻¹` on all columns, then per column a Krylov solve from there
     /// (returns at once where the residual is already below target).
-    fn krylov_all(&mut self, rhs: &mut [f64], nrhs: usize, limit: usize) -> Result<SolveInfo, KrylovError> {
+    fn krylov_all(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+        limit: usize,
+    ) -> Result<SolveInfo, KrylovError> {
         let n = self.op.n();
-        let precond = self.precond.as_mut().expect("a preconditioner is built before solving");
+        let precond = self
+            .precond
+            .as_mut()
+            .expect("a preconditioner is built before solving");
         let direct = !matches!(precond, Precond::Jacobi(_));
         if direct {
             precond.apply(rhs, nrhs);
@@ -456,7 +555,12 @@ impl LinearSolver {
                     info.iterations += k.iterations;
                     info.residual = info.residual.max(k.residual);
                 }
-                Err(e) => return Err(KrylovError { iterations: info.iterations + e.iterations, ..e }),
+                Err(e) => {
+                    return Err(KrylovError {
+                        iterations: info.iterations + e.iterations,
+                        ..e
+                    })
+                }
             }
         }
         Ok(info)

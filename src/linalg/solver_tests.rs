@@ -5,7 +5,9 @@ use super::test_matrices::{grid_pattern, relative_residual, values};
 use super::*;
 
 fn rhs(n: usize, nrhs: usize) -> Vec<f64> {
-    (0..n * nrhs).map(|i| ((i * 7 + 3) as f64 * 0.37).sin()).collect()
+    (0..n * nrhs)
+        .map(|i| ((i * 7 + 3) as f64 * 0.37).sin())
+        .collect()
 }
 
 fn check(p: &BlockPattern, val: &[f64], x: &[f64], b: &[f64], what: &str) {
@@ -48,7 +50,11 @@ fn reused_factors_precondition_gmres_on_a_new_matrix() {
     s.update(&v0).unwrap();
     assert_eq!(s.stats().factorizations, 1, "the first matrix is factored");
     // a nearby matrix: solved by GMRES with the old factors, not refactored
-    let v1: Vec<f64> = v0.iter().enumerate().map(|(k, v)| v * (1.0 + 0.02 * ((k % 5) as f64 - 2.0))).collect();
+    let v1: Vec<f64> = v0
+        .iter()
+        .enumerate()
+        .map(|(k, v)| v * (1.0 + 0.02 * ((k % 5) as f64 - 2.0)))
+        .collect();
     s.update(&v1).unwrap();
     let b = rhs(p.n(), 2);
     let mut x = b.clone();
@@ -100,7 +106,10 @@ fn the_symmetric_part_preconditions_an_unsymmetric_matrix() {
     let mut x = b.clone();
     let info = s.solve_in_place(&mut x).unwrap();
     check(&p, &val, &x, &b, "LDLᵀ of the symmetric part + GMRES");
-    assert!(info.iterations > 1, "the symmetric part is not the matrix: {info:?}");
+    assert!(
+        info.iterations > 1,
+        "the symmetric part is not the matrix: {info:?}"
+    );
 }
 
 #[test]
@@ -114,9 +123,19 @@ fn the_iterative_path_solves_both_kinds() {
         let b = rhs(p.n(), 2);
         let mut x = b.clone();
         let info = s.solve_many_in_place(&mut x, 2).unwrap();
-        check(&p, &val, &x, &b, &format!("iterative, symmetric {symmetric}"));
+        check(
+            &p,
+            &val,
+            &x,
+            &b,
+            &format!("iterative, symmetric {symmetric}"),
+        );
         assert!(info.iterations > 2, "{info:?}");
-        assert_eq!(s.stats().symbolic_analyses, 0, "no factorization on the iterative path");
+        assert_eq!(
+            s.stats().symbolic_analyses,
+            0,
+            "no factorization on the iterative path"
+        );
     }
 }
 

@@ -283,7 +283,11 @@ impl SupernodalLu {
             return Ok(());
         }
         // L_Rs U_ss = B̃_Rs  ⇔  U_ssᵀ L_Rsᵀ = B̃_Rsᵀ
-        solve_lower_triangular_in_place(top.rb().transpose(), bot.rb_mut().transpose_mut(), Par::Seq);
+        solve_lower_triangular_in_place(
+            top.rb().transpose(),
+            bot.rb_mut().transpose_mut(),
+            Par::Seq,
+        );
         // Uᵀ_s: columns permuted by P_s, then U_sR = L_ss⁻¹ (P_s B̃_sR)
         let up = sym.u_ptr();
         let us = &mut self.u[up[s]..up[s + 1]];
@@ -300,7 +304,14 @@ impl SupernodalLu {
     /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
     /// (column-major, `n × nrhs`), with the fill permutation; `x` is scratch
     /// of at least `n·nrhs` values, `t` of at least `max|pattern(s)|·nrhs`.
-    pub fn solve_in_place(&self, sym: &SymbolicFactor, rhs: &mut [f64], nrhs: usize, x: &mut Vec<f64>, t: &mut Vec<f64>) {
+    pub fn solve_in_place(
+        &self,
+        sym: &SymbolicFactor,
+        rhs: &mut [f64],
+        nrhs: usize,
+        x: &mut Vec<f64>,
+        t: &mut Vec<f64>,
+    ) {
         let n = sym.n();
         assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
         let (fwd, _) = sym.perm();
@@ -344,7 +355,8 @@ impl SupernodalLu {
                 continue;
             }
             t.resize(pat.len() * nrhs, 0.0);
-            let tm = MatMut::from_column_major_slice_mut(&mut t[..pat.len() * nrhs], pat.len(), nrhs);
+            let tm =
+                MatMut::from_column_major_slice_mut(&mut t[..pat.len() * nrhs], pat.len(), nrhs);
             matmul(tm, Accum::Replace, bot, xs.rb(), 1.0, Par::Seq);
             for c in 0..nrhs {
                 let tc = &t[c * pat.len()..(c + 1) * pat.len()];
@@ -406,12 +418,15 @@ mod tests {
                 let mut lu = SupernodalLu::new(&sym, &p);
                 lu.factorize(&sym, &val).unwrap();
                 let nrhs = 3;
-                let b: Vec<f64> = (0..n * nrhs).map(|i| ((i * 7) as f64 * 0.13).sin()).collect();
+                let b: Vec<f64> = (0..n * nrhs)
+                    .map(|i| ((i * 7) as f64 * 0.13).sin())
+                    .collect();
                 let mut x = b.clone();
                 let (mut w1, mut w2) = (Vec::new(), Vec::new());
                 lu.solve_in_place(&sym, &mut x, nrhs, &mut w1, &mut w2);
                 for c in 0..nrhs {
-                    let res = relative_residual(&p, &val, &x[c * n..(c + 1) * n], &b[c * n..(c + 1) * n]);
+                    let res =
+                        relative_residual(&p, &val, &x[c * n..(c + 1) * n], &b[c * n..(c + 1) * n]);
                     assert!(res < 1e-13, "{ordering:?}: column {c}: residual {res:e}");
                 }
             }

@@ -20,11 +20,11 @@ use super::metis::{nested_dissection, MetisError};
 use super::BlockPattern;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::perm::PermRef;
+use faer::sparse::linalg::cholesky::supernodal::SymbolicSupernodalCholesky;
 use faer::sparse::linalg::cholesky::{
     factorize_symbolic_cholesky, simplicial, CholeskySymbolicParams, SymbolicCholesky,
     SymbolicCholeskyRaw, SymmetricOrdering,
 };
-use faer::sparse::linalg::cholesky::supernodal::SymbolicSupernodalCholesky;
 use faer::sparse::linalg::{amd, SupernodalThreshold, SymbolicSupernodalParams};
 use faer::sparse::{FaerError, SymbolicSparseColMatRef};
 use faer::Side;
@@ -271,7 +271,11 @@ impl SymbolicFactor {
             for r in a.row_idx_of_col(c) {
                 let i = inv[r];
                 let pos = if i >= begin[s] {
-                    let local = if i < end[s] { i - begin[s] } else { k + below(s, i) };
+                    let local = if i < end[s] {
+                        i - begin[s]
+                    } else {
+                        k + below(s, i)
+                    };
                     sn.col_ptr_for_val()[s] + (j - begin[s]) * m + local
                 } else {
                     let t = self.sup_of_col[i];
