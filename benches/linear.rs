@@ -121,7 +121,7 @@ fn direct() -> LinearParams {
 }
 
 fn bench_sizes(c: &mut Criterion) {
-    if std::env::var("LINEAR_PROBE").is_ok() {
+    if std::env::var("LINEAR_PROBE").is_ok() || std::env::var("LINEAR_ORDERINGS").is_ok() {
         return;
     }
     let sizes: &[[usize; 3]] = if full_size() {
@@ -298,7 +298,50 @@ fn probe() {
     );
 }
 
+/// `LINEAR_ORDERINGS=1`: METIS against AMD on the node graphs of hex8 boxes
+/// of growing size: ordering time, factor entries and LU flops (from the
+/// elimination tree of the node graph, `linalg::estimate`).
+fn orderings() {
+    if std::env::var("LINEAR_ORDERINGS").is_err() {
+        return;
+    }
+    for div in [
+        [4, 4, 3],
+        [6, 6, 5],
+        [8, 8, 6],
+        [10, 10, 8],
+        [12, 12, 10],
+        [16, 16, 12],
+        [28, 28, 22],
+        [40, 40, 32],
+    ] {
+        let m = model(div);
+        let lists: Vec<&[usize]> = m
+            .mesh
+            .group("b")
+            .unwrap()
+            .elements
+            .iter()
+            .map(|e| e.nodes())
+            .collect();
+        let g = emcontact::linalg::BlockPattern::new(m.mesh.nodes.len(), 1, lists);
+        let mut row = format!("{div:?} {} nodes:", m.mesh.nodes.len());
+        for o in [FillOrdering::Amd, FillOrdering::Metis] {
+            let t = std::time::Instant::now();
+            node_ordering(g.node_graph(), o).unwrap();
+            let to = t.elapsed();
+            let (size, _) = emcontact::linalg::estimate(g.node_graph(), 3, o).unwrap();
+            row += &format!(
+                "  {o:?}: ordering {to:.2?}, L {:.3e}, LU flops {:.3e};",
+                size.l_entries as f64, size.lu_flops
+            );
+        }
+        println!("{row}");
+    }
+}
+
 fn benches(c: &mut Criterion) {
+    orderings();
     probe();
     bench_sizes(c);
 }

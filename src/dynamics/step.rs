@@ -323,8 +323,9 @@ impl<const D: usize> Stepper<D> {
             self.contact_possible |= c.may_touch(&s0.x, &s0.v, dt, &l);
             lists.extend(l);
         }
+        let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
         if self.sys.set_couplings(lists) {
-            self.lu.set_pattern(&self.sys.pattern)?;
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
             let nnz = self.sys.pattern.nnz();
             self.k = vec![0.0; nnz];
             self.k_trial = vec![0.0; nnz];

@@ -28,8 +28,8 @@ pub use metis::{nested_dissection, MetisError};
 pub use operator::{BlockJacobi, Operator};
 pub use pattern::BlockPattern;
 pub use solver::{
-    available_memory, plan, Factorization, LinearMethod, LinearParams, LinearPlan, LinearSolver,
-    LinearStats, SolveInfo,
+    available_memory, plan, plan_with_memory, Factorization, LinearMethod, LinearParams,
+    LinearPlan, LinearSolver, LinearStats, SolveInfo,
 };
 pub use supernodal_lu::{SupernodalLu, ZeroPivot};
 pub use symbolic::{

@@ -13,8 +13,9 @@
 //!
 //! When to refactor is decided on a work model, not on the clock (so runs
 //! are reproducible): a factorization costs `F = flops / 35 GFlop/s`, a
-//! Krylov iteration `I` = its flops (one triangular solve pair, one product
-//! with `A`, the Gram–Schmidt) at the 1.4 GFlop/s of memory-bound code. Since the last
+//! Krylov iteration `I` = the bytes it reads (the factors, `A`, the Krylov
+//! basis) at 10 GB/s; a refactorization of the trailing (contact) block
+//! only its flops. Since the last
 //! factorization the solver sums the cost of the cycle, `F + Σ (1 + k_j) I`
 //! over its solves; [`LinearSolver::update`] refactors when the last solve
 //! cost more than the cycle's average per solve (the marginal cost of
@@ -107,6 +108,8 @@ pub struct LinearStats {
     pub symbolic_analyses: usize,
     /// Numeric factorizations (direct path only).
     pub factorizations: usize,
+    /// Refactorizations of the trailing (contact) block alone.
+    pub trailing_refactorizations: usize,
     /// Right-hand sides solved.
     pub solves: usize,
     /// Krylov iterations over all solves.
@@ -161,7 +164,16 @@ pub fn plan(
     dim: usize,
     params: &LinearParams,
 ) -> Result<LinearPlan, LinearSolveError> {
-    let available = available_memory();
+    plan_with_memory(g, dim, params, available_memory())
+}
+
+/// [`plan`] with `available` bytes of memory.
+pub fn plan_with_memory(
+    g: faer::sparse::SymbolicSparseColMatRef<'_, usize>,
+    dim: usize,
+    params: &LinearParams,
+    available: f64,
+) -> Result<LinearPlan, LinearSolveError> {
     if params.method == LinearMethod::Iterative {
         return Ok(LinearPlan {
             method: LinearMethod::Iterative,
@@ -225,16 +237,21 @@ impl Precond {
     }
 }
 
+/// Largest trailing block (volatile nodes × dofs per node) ordered last.
+const MAX_TRAILING_DOFS: usize = 6000;
+
 /// GMRES iterations allowed to refine the solution of fresh factors.
 const FRESH_ITERATIONS: usize = 100;
 
-/// Work model (flops per second) of a factorization and of the
-/// memory-bound solves and products, as measured on the project's machine
-/// (one thread, hex8 free-flight tangent at 166k dofs: 37 GFlop/s
-/// factoring, 1.4 GFlop/s in the triangular solves; at 11k dofs 13–17 and
-/// 1.5); only their ratio matters.
+/// Work model: flops per second of a factorization, bytes per second of
+/// the memory-bound solves and products. Measured on the project's machine
+/// (one thread): 35–37 GFlop/s factoring the free-flight tangent at 166k
+/// dofs and the friction-blocks tangent at 18.5k; its triangular solves
+/// read the factors at 6 GB/s (2.8 GB) and 14 GB/s (124 MB). Only the
+/// ratio matters: it puts a factorization at 22 Krylov iterations on the
+/// blocks (measured 33) and 95 on the 166k tangent (measured 50).
 const FACTOR_RATE: f64 = 35e9;
-const SOLVE_RATE: f64 = 1.4e9;
+const MEMORY_RATE: f64 = 10e9;
 
 /// Direct or iterative solver of the linear systems on one pattern.
 pub struct LinearSolver {
@@ -246,8 +263,14 @@ pub struct LinearSolver {
     fresh: bool,
     /// Some matrix of the current pattern has been factored.
     factored: bool,
-    /// Work model: cost of a factorization and of a Krylov iteration.
+    /// Nodes ordered last (`set_pattern`), sorted.
+    volatile: Vec<usize>,
+    /// Work model: cost of a factorization, of a trailing-block
+    /// refactorization and of a Krylov iteration.
     factor_cost: f64,
+    trailing_cost: f64,
+    /// Modelled cost of a trailing refactorization done since the last solve.
+    pending_cost: f64,
     iteration_cost: f64,
     /// Since the last factorization: modelled cost (factorization included)
     /// and solves; the cost of the last solve.
@@ -274,7 +297,10 @@ impl LinearSolver {
             precond: None,
             fresh: false,
             factored: false,
+            volatile: Vec::new(),
             factor_cost: 0.0,
+            trailing_cost: 0.0,
+            pending_cost: 0.0,
             iteration_cost: 0.0,
             cycle_cost: 0.0,
             cycle_solves: 0,
@@ -289,12 +315,53 @@ impl LinearSolver {
 
     /// A new pattern (contact couplings changed): new symbolic analysis,
     /// counters kept. The method chosen at `new` stays.
-    pub fn set_pattern(&mut self, pattern: &BlockPattern) -> Result<(), LinearSolveError> {
+    ///
+    /// `volatile`: nodes whose rows and columns change most from one matrix
+    /// to the next (the contact nodes). On the direct LU path they are
+    /// ordered last when that costs little fill, and later matrices then
+    /// refactor only their trailing block (`SupernodalLu::refactor_trailing`)
+    /// while the factors of the rest precondition GMRES.
+    pub fn set_pattern(
+        &mut self,
+        pattern: &BlockPattern,
+        volatile: &[usize],
+    ) -> Result<(), LinearSolveError> {
         self.op = Operator::new(pattern);
         self.precond = None;
         self.fresh = false;
         self.factored = false;
+        self.volatile.clear();
+        self.volatile.extend_from_slice(volatile);
+        self.volatile.sort_unstable();
+        self.volatile.dedup();
         self.analyse()
+    }
+
+    /// The symbolic analysis with the volatile nodes last, when the
+    /// trailing block is cheap to refactor (≤ 1/4 of a full factorization)
+    /// and ordering it last costs at most 50 % more work than the
+    /// unconstrained ordering; otherwise the unconstrained one.
+    fn symbolic(&self) -> Result<SymbolicFactor, LinearSolveError> {
+        let err = |e: super::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
+        let pattern = &self.op.pattern;
+        let plain = SymbolicFactor::new(pattern, self.plan.ordering, None).map_err(err)?;
+        let d = pattern.dim();
+        if self.volatile.is_empty() || self.volatile.len() * d > MAX_TRAILING_DOFS {
+            return Ok(plain);
+        }
+        let split = SymbolicFactor::with_last(pattern, self.plan.ordering, None, &self.volatile)
+            .map_err(err)?;
+        let (fp, fs) = (plain.size().lu_flops, split.size().lu_flops);
+        let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.25 * fs;
+        log::debug!(
+            "linear solver: {} volatile nodes last: {:.3e} flops ({:.3e} unconstrained), trailing block {:.3e}: {}",
+            self.volatile.len(),
+            fs,
+            fp,
+            split.trailing_flops(),
+            if keep { "kept" } else { "not used" }
+        );
+        Ok(if keep { split } else { plain })
     }
 
     fn analyse(&mut self) -> Result<(), LinearSolveError> {
@@ -302,11 +369,15 @@ impl LinearSolver {
             return Ok(());
         }
         let t = Instant::now();
-        let pattern = &self.op.pattern;
-        let sym = SymbolicFactor::new(pattern, self.plan.ordering, None)
-            .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
         let symmetric =
             self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
+        let sym = if symmetric {
+            SymbolicFactor::new(&self.op.pattern, self.plan.ordering, None)
+                .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?
+        } else {
+            self.symbolic()?
+        };
+        let pattern = &self.op.pattern;
         self.precond = Some(if symmetric {
             Precond::Ldlt {
                 ldlt: SparseLdlt::new(&sym),
@@ -334,15 +405,21 @@ impl LinearSolver {
             _ => return,
         };
         let symmetric = matches!(self.precond, Some(Precond::Ldlt { .. }));
+        // an LDLᵀ solve reads L twice
         let (flops, entries) = if symmetric {
-            (0.5 * size.lu_flops, size.l_entries)
+            (0.5 * size.lu_flops, 2 * size.l_entries)
         } else {
             (size.lu_flops, size.lu_entries)
         };
         self.factor_cost = flops / FACTOR_RATE;
-        let gram_schmidt = 2.0 * self.params.restart as f64 * size.n as f64;
+        self.trailing_cost = match &self.precond {
+            Some(Precond::Lu { sym, .. }) => sym.trailing_flops() / FACTOR_RATE,
+            _ => 0.0,
+        };
+        // bytes read: the factors, A (values and row indices), the Krylov basis
+        let basis = self.params.restart as f64 * size.n as f64;
         self.iteration_cost =
-            (2.0 * entries as f64 + 2.0 * self.op.pattern.nnz() as f64 + gram_schmidt) / SOLVE_RATE;
+            8.0 * (entries as f64 + 2.0 * self.op.pattern.nnz() as f64 + basis) / MEMORY_RATE;
     }
 
     /// Krylov iterations a solve with old factors may take.
@@ -388,12 +465,21 @@ impl LinearSolver {
                     && self.last_solve_cost * self.cycle_solves as f64 <= self.cycle_cost
             }
         };
-        if reuse {
-            self.fresh = false;
-            Ok(())
-        } else {
-            self.refactor()
+        if !reuse {
+            return self.refactor();
         }
+        self.fresh = false;
+        if let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond {
+            if sym.split().is_some() {
+                let t = Instant::now();
+                lu.refactor_trailing(sym, &self.op.values)
+                    .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;
+                self.stats.trailing_refactorizations += 1;
+                self.stats.factor_seconds += t.elapsed().as_secs_f64();
+                self.pending_cost += self.trailing_cost;
+            }
+        }
+        Ok(())
     }
 
     fn set_values(&mut self, values: &[f64]) {
@@ -440,6 +526,7 @@ impl LinearSolver {
         self.factored = true;
         self.cycle_cost = self.factor_cost;
         self.cycle_solves = 0;
+        self.pending_cost = 0.0;
         self.last_solve_cost = 0.0;
         // the block-Jacobi inverses are no factorization, but their time is setup
         if !matches!(self.precond, Some(Precond::Jacobi(_))) {
@@ -484,7 +571,8 @@ impl LinearSolver {
             match self.krylov_all(rhs, nrhs, limit) {
                 Ok(info) => {
                     self.stats.krylov_iterations += info.iterations;
-                    let cost = (nrhs + info.iterations) as f64 * self.iteration_cost;
+                    let cost = (nrhs + info.iterations) as f64 * self.iteration_cost
+                        + std::mem::take(&mut self.pending_cost);
                     self.cycle_cost += cost;
                     self.cycle_solves += nrhs;
                     self.last_solve_cost = cost / nrhs as f64;

@@ -174,4 +174,14 @@ fn a_direct_request_beyond_memory_is_refused_with_the_estimate() {
     };
     let s = LinearSolver::new(&p, tight).unwrap();
     assert_eq!(s.plan().method, LinearMethod::Iterative);
+    // Direct with less memory than the estimate: refused, with the estimate
+    let direct = params(LinearMethod::Direct, false);
+    match plan_with_memory(p.node_graph(), 3, &direct, 0.5 * plan.factor_bytes) {
+        Err(LinearSolveError::TooLarge { bytes, available }) => {
+            assert_eq!(bytes, plan.factor_bytes);
+            assert_eq!(available, 0.5 * plan.factor_bytes);
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(plan_with_memory(p.node_graph(), 3, &direct, 2.0 * plan.factor_bytes).is_ok());
 }

@@ -53,6 +53,14 @@ pub struct SupernodalLu {
     dest: Vec<usize>,
     /// Pivots smaller than `√ε · max|A|` in the last factorization.
     small_pivots: usize,
+    /// `√ε · max|A|` of the last full factorization.
+    small: f64,
+    /// The trailing block (`SymbolicFactor::split`): the updates of the
+    /// supernodes before it, summed in the shape of its `L` and `Uᵀ` panels,
+    /// and the entries of `A` that land in those panels `(index, dest)`.
+    w_l: Vec<f64>,
+    w_u: Vec<f64>,
+    tail: Vec<(usize, usize)>,
     work: Workspace,
 }
 
@@ -94,12 +102,28 @@ impl SupernodalLu {
             max_k = max_k.max(k);
             max_panel = max_panel.max(m * k);
         }
+        let dest = sym.lu_destinations(pattern);
+        let (l_len, u_len) = (sn.len_val(), sym.u_ptr()[ns]);
+        let (l0, u0) = match sym.split() {
+            Some(sc) => (sn.col_ptr_for_val()[sc], sym.u_ptr()[sc]),
+            None => (l_len, u_len),
+        };
+        let tail = dest
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| (d >= l0 && d < l_len) || d >= l_len + u0)
+            .map(|(k, &d)| (k, d))
+            .collect();
         SupernodalLu {
-            l: vec![0.0; sn.len_val()],
-            u: vec![0.0; sym.u_ptr()[ns]],
+            l: vec![0.0; l_len],
+            u: vec![0.0; u_len],
             piv: vec![0; n],
-            dest: sym.lu_destinations(pattern),
+            dest,
             small_pivots: 0,
+            small: 0.0,
+            w_l: vec![0.0; l_len - l0],
+            w_u: vec![0.0; u_len - u0],
+            tail,
             work: Workspace {
                 g2l: vec![NONE; n],
                 head: vec![NONE; ns],
@@ -139,46 +163,117 @@ impl SupernodalLu {
             }
             amax = amax.max(v.abs());
         }
-        let small = f64::EPSILON.sqrt() * amax;
+        self.small = f64::EPSILON.sqrt() * amax;
         self.small_pivots = 0;
-        let sn = sym.supernodal();
+        self.w_l.iter_mut().for_each(|v| *v = 0.0);
+        self.w_u.iter_mut().for_each(|v| *v = 0.0);
         self.work.head.iter_mut().for_each(|h| *h = NONE);
-        for s in 0..sn.n_supernodes() {
-            let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
-            let pat = sn.supernode(s).pattern();
-            let k = e - b;
-            for (r, &row) in pat.iter().enumerate() {
-                self.work.g2l[row] = k + r;
-            }
-            // the updates of the factored supernodes linked to s
-            let mut d = std::mem::replace(&mut self.work.head[s], NONE);
-            while d != NONE {
-                let next_d = self.work.link[d];
-                self.update(sym, s, d);
-                d = next_d;
-            }
-            self.factor_block(sym, s)?;
-            let m = k + pat.len();
-            let panel = &self.l[sn.col_ptr_for_val()[s]..];
-            self.small_pivots += (0..k).filter(|&i| panel[i * m + i].abs() < small).count();
-            let w = &mut self.work;
-            for &row in pat {
-                w.g2l[row] = NONE;
-            }
-            if let Some(&first) = pat.first() {
-                w.next[s] = 0;
-                let t = sym.sup_of_col()[first];
-                w.link[s] = w.head[t];
-                w.head[t] = s;
-            }
+        for s in 0..sym.supernodal().n_supernodes() {
+            self.supernode(sym, s, true)?;
         }
         Ok(())
     }
 
-    /// Subtracts from supernode `s`'s panels the contribution of the
-    /// factored supernode `d` (`L_Rd U_d,cols(s)` and `U_d` likewise), then
-    /// links `d` to the next supernode it updates.
-    fn update(&mut self, sym: &SymbolicFactor, s: usize, d: usize) {
+    /// Refactors only the trailing block (`SymbolicFactor::with_last`) for
+    /// new values `val`, keeping the factors of the supernodes before it
+    /// and their updates to it from the last [`SupernodalLu::factorize`].
+    /// The result factors the matrix whose trailing diagonal block is that
+    /// of `val` and whose other entries are those of the last full
+    /// factorization. Without a trailing block: a full factorization.
+    pub fn refactor_trailing(
+        &mut self,
+        sym: &SymbolicFactor,
+        val: &[f64],
+    ) -> Result<(), ZeroPivot> {
+        let Some(sc) = sym.split() else {
+            return self.factorize(sym, val);
+        };
+        let sn = sym.supernodal();
+        let (l0, u0) = (sn.col_ptr_for_val()[sc], sym.u_ptr()[sc]);
+        let l_len = self.l.len();
+        self.l[l0..].copy_from_slice(&self.w_l);
+        self.u[u0..].copy_from_slice(&self.w_u);
+        for &(k, d) in &self.tail {
+            if d < l_len {
+                self.l[d] += val[k];
+            } else {
+                self.u[d - l_len] += val[k];
+            }
+        }
+        self.small_pivots = 0;
+        self.work.head[sc..].iter_mut().for_each(|h| *h = NONE);
+        for s in sc..sn.n_supernodes() {
+            self.supernode(sym, s, false)?;
+        }
+        Ok(())
+    }
+
+    /// Updates, factors and links supernode `s` (left-looking step). In a
+    /// full factorization the updates from before the trailing block to a
+    /// trailing supernode are summed into `w_l`, `w_u` as well.
+    fn supernode(&mut self, sym: &SymbolicFactor, s: usize, full: bool) -> Result<(), ZeroPivot> {
+        let sn = sym.supernodal();
+        let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
+        let pat = sn.supernode(s).pattern();
+        let k = e - b;
+        for (r, &row) in pat.iter().enumerate() {
+            self.work.g2l[row] = k + r;
+        }
+        // the updates of the factored supernodes linked to s
+        let split = sym.split().filter(|&sc| s >= sc);
+        let mut d = std::mem::replace(&mut self.work.head[s], NONE);
+        while d != NONE {
+            let next_d = self.work.link[d];
+            self.update(sym, s, d, split.is_some_and(|sc| d < sc));
+            d = next_d;
+        }
+        if let Some(sc) = split {
+            // in a full factorization the panels got A's entries and the
+            // trailing descendants' updates, w the others: add w
+            let (l0, u0) = (sn.col_ptr_for_val()[sc], sym.u_ptr()[sc]);
+            let (lr, ur) = (
+                sn.col_ptr_for_val()[s]..sn.col_ptr_for_val()[s + 1],
+                sym.u_ptr()[s]..sym.u_ptr()[s + 1],
+            );
+            if full {
+                for (v, w) in self.l[lr.clone()]
+                    .iter_mut()
+                    .zip(&self.w_l[lr.start - l0..lr.end - l0])
+                {
+                    *v += w;
+                }
+                for (v, w) in self.u[ur.clone()]
+                    .iter_mut()
+                    .zip(&self.w_u[ur.start - u0..ur.end - u0])
+                {
+                    *v += w;
+                }
+            }
+        }
+        self.factor_block(sym, s)?;
+        let m = k + pat.len();
+        let panel = &self.l[sn.col_ptr_for_val()[s]..];
+        self.small_pivots += (0..k)
+            .filter(|&i| panel[i * m + i].abs() < self.small)
+            .count();
+        let w = &mut self.work;
+        for &row in pat {
+            w.g2l[row] = NONE;
+        }
+        if let Some(&first) = pat.first() {
+            w.next[s] = 0;
+            let t = sym.sup_of_col()[first];
+            w.link[s] = w.head[t];
+            w.head[t] = s;
+        }
+        Ok(())
+    }
+
+    /// Subtracts from supernode `s`'s panels (or, `into_w`, from their
+    /// shape in `w_l`, `w_u`) the contribution of the factored supernode `d`
+    /// (`L_Rd U_d,cols(s)` and `U_d` likewise), then links `d` to the next
+    /// supernode it updates.
+    fn update(&mut self, sym: &SymbolicFactor, s: usize, d: usize, into_w: bool) {
         let sn = sym.supernodal();
         let (bs, es) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
         let ks = es - bs;
@@ -195,11 +290,21 @@ impl SupernodalLu {
             *r = if row < es { row - bs } else { w.g2l[row] };
         }
         let cpv = sn.col_ptr_for_val();
-        let (l_done, l_rest) = self.l.split_at_mut(cpv[s]);
-        let ls = &mut l_rest[..ms * ks];
-        let ld = MatRef::from_column_major_slice(&l_done[cpv[d]..cpv[d + 1]], md, kd);
         let up = sym.u_ptr();
+        let pu = sn.supernode(s).pattern().len();
+        let (l_done, l_rest) = self.l.split_at_mut(cpv[s]);
         let (u_done, u_rest) = self.u.split_at_mut(up[s]);
+        let (ls, us) = if into_w {
+            let sc = sym.split().expect("a trailing block");
+            let (l0, u0) = (cpv[s] - cpv[sc], up[s] - up[sc]);
+            (
+                &mut self.w_l[l0..l0 + ms * ks],
+                &mut self.w_u[u0..u0 + pu * ks],
+            )
+        } else {
+            (&mut l_rest[..ms * ks], &mut u_rest[..pu * ks])
+        };
+        let ld = MatRef::from_column_major_slice(&l_done[cpv[d]..cpv[d + 1]], md, kd);
         let ud = MatRef::from_column_major_slice(&u_done[up[d]..up[d + 1]], pd.len(), kd);
         // L panel: rows R of d against the columns of s in R
         {
@@ -224,8 +329,6 @@ impl SupernodalLu {
         // Uᵀ panel: rows of R below s against the columns of s in R
         let rb = rl - cl;
         if rb > 0 {
-            let pu = sn.supernode(s).pattern().len();
-            let us = &mut u_rest[..pu * ks];
             let t = MatMut::from_column_major_slice_mut(&mut w.tmp[..rb * cl], rb, cl);
             matmul(
                 t,
@@ -404,6 +507,42 @@ mod tests {
     use super::*;
     use crate::linalg::symbolic::FillOrdering;
     use crate::linalg::test_matrices::{grid_pattern, relative_residual, values};
+
+    #[test]
+    fn refactoring_the_trailing_block_factors_the_mixed_matrix() {
+        let p = grid_pattern(5);
+        let n = p.n();
+        // the nodes of the top face plane last
+        let last: Vec<usize> = (5 * 36..6 * 36).collect();
+        let sym = SymbolicFactor::with_last(&p, FillOrdering::Metis, None, &last).unwrap();
+        assert!(sym.split().is_some());
+        let v0 = values(&p, 6.0, 0.3);
+        let v1 = values(&p, 5.0, -0.4);
+        let mut lu = SupernodalLu::new(&sym, &p);
+        lu.factorize(&sym, &v0).unwrap();
+        lu.refactor_trailing(&sym, &v1).unwrap();
+        // the factored matrix: v1 where an entry lands in the trailing block, v0 elsewhere
+        let mut mixed = v0.clone();
+        for &(k, _) in &lu.tail {
+            mixed[k] = v1[k];
+        }
+        assert!(
+            lu.tail.len() >= 36 * 36 * 9 / 4,
+            "the top plane's couplings are trailing"
+        );
+        let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
+        let mut x = b.clone();
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+        let res = relative_residual(&p, &mixed, &x, &b);
+        assert!(res < 1e-13, "residual of the mixed matrix {res:e}");
+        // and a full factorization of v1 after it is again exact for v1
+        lu.factorize(&sym, &v1).unwrap();
+        let mut x = b.clone();
+        lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+        let res = relative_residual(&p, &v1, &x, &b);
+        assert!(res < 1e-13, "residual after refactoring {res:e}");
+    }
 
     #[test]
     fn factors_unsymmetric_grid_matrices_with_every_ordering() {

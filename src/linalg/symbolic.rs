@@ -120,10 +120,58 @@ impl FactorSize {
     }
 }
 
+/// The node ordering of `g` with the nodes `last` (sorted, distinct)
+/// ordered last, in their given order, and the rest by `ordering` on the
+/// graph without them.
+fn ordering_with_last(
+    g: SymbolicSparseColMatRef<'_, usize>,
+    ordering: FillOrdering,
+    last: &[usize],
+) -> Result<(Vec<usize>, FillOrdering), SymbolicError> {
+    if last.is_empty() {
+        return node_ordering(g, ordering);
+    }
+    let nn = g.ncols();
+    let mut keep = vec![usize::MAX; nn];
+    let mut kept = Vec::with_capacity(nn);
+    let mut is_last = vec![false; nn];
+    last.iter().for_each(|&a| is_last[a] = true);
+    for a in (0..nn).filter(|&a| !is_last[a]) {
+        keep[a] = kept.len();
+        kept.push(a);
+    }
+    let mut col_ptr = vec![0usize];
+    let mut row_idx = Vec::new();
+    for &a in &kept {
+        row_idx.extend(
+            g.row_idx_of_col(a)
+                .filter(|&b| !is_last[b])
+                .map(|b| keep[b]),
+        );
+        col_ptr.push(row_idx.len());
+    }
+    let sub = faer::sparse::SymbolicSparseColMat::new_checked(
+        kept.len(),
+        kept.len(),
+        col_ptr,
+        None,
+        row_idx,
+    );
+    let (fwd, used) = node_ordering(sub.as_ref(), ordering)?;
+    let mut out: Vec<usize> = fwd.iter().map(|&k| kept[k]).collect();
+    out.extend_from_slice(last);
+    Ok((out, used))
+}
+
 /// The symbolic analysis of one pattern.
 pub struct SymbolicFactor {
     n: usize,
     ordering: FillOrdering,
+    /// First supernode of the trailing block (the columns of the `last`
+    /// nodes and whatever supernode they begin in); `None` without one.
+    split: Option<usize>,
+    /// LU flops of refactoring the trailing block alone.
+    trailing_flops: f64,
     chol: SymbolicCholesky<usize>,
     /// Supernode of each (permuted) column.
     sup_of_col: Vec<usize>,
@@ -139,9 +187,21 @@ impl SymbolicFactor {
         ordering: FillOrdering,
         relax: Option<&'static [(usize, f64)]>,
     ) -> Result<SymbolicFactor, SymbolicError> {
+        Self::with_last(pattern, ordering, relax, &[])
+    }
+
+    /// [`SymbolicFactor::new`] with the nodes `last` (sorted, distinct)
+    /// ordered after all others: their columns form the trailing block that
+    /// `SupernodalLu::refactor_trailing` recomputes alone.
+    pub fn with_last(
+        pattern: &BlockPattern,
+        ordering: FillOrdering,
+        relax: Option<&'static [(usize, f64)]>,
+        last: &[usize],
+    ) -> Result<SymbolicFactor, SymbolicError> {
         let n = pattern.n();
         let d = pattern.dim();
-        let (node_fwd, ordering) = node_ordering(pattern.node_graph(), ordering)?;
+        let (node_fwd, ordering) = ordering_with_last(pattern.node_graph(), ordering, last)?;
         let mut fwd = vec![0usize; n];
         for (k, &a) in node_fwd.iter().enumerate() {
             for i in 0..d {
@@ -170,6 +230,7 @@ impl SymbolicFactor {
         let mut u_ptr = Vec::with_capacity(ns + 1);
         u_ptr.push(0);
         let mut flops = 0.0;
+        let mut col_flops = vec![0.0; n];
         for s in 0..ns {
             let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
             let k = e - b;
@@ -178,7 +239,8 @@ impl SymbolicFactor {
             u_ptr.push(u_ptr[s] + p * k);
             for t in 0..k {
                 let c = (k - t - 1 + p) as f64;
-                flops += c + 2.0 * c * c;
+                col_flops[b + t] = c + 2.0 * c * c;
+                flops += col_flops[b + t];
             }
         }
         let size = FactorSize {
@@ -187,9 +249,14 @@ impl SymbolicFactor {
             lu_entries: sn.len_val() + u_ptr[ns],
             lu_flops: flops,
         };
+        let split = (!last.is_empty()).then(|| sup_of_col[n - last.len() * d]);
+        let trailing_flops =
+            split.map_or(0.0, |sc| col_flops[sn.supernode_begin()[sc]..].iter().sum());
         Ok(SymbolicFactor {
             n,
             ordering,
+            split,
+            trailing_flops,
             chol,
             sup_of_col,
             u_ptr,
@@ -200,6 +267,16 @@ impl SymbolicFactor {
     /// Order of the matrix.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// First supernode of the trailing block of the `last` nodes.
+    pub fn split(&self) -> Option<usize> {
+        self.split
+    }
+
+    /// LU flops of `SupernodalLu::refactor_trailing` (0 without a trailing block).
+    pub fn trailing_flops(&self) -> f64 {
+        self.trailing_flops
     }
 
     /// The ordering used (`Auto` resolved).
