@@ -97,11 +97,12 @@ fn iterative_and_direct_paths_keep_the_scheme_exact() {
         let (s, rows) = run("direct", mass);
         assert_exact(&s, &format!("direct, {mass}"));
         assert!(rows[0].1 >= 1.0, "the first step factors: {rows:?}");
-        // later matrices are mostly solved with earlier factors
+        // at most one factorization per Newton iteration (a system this
+        // small is factored every time; reuse: src/linalg/solver_tests.rs)
         let factorizations: f64 = rows.iter().map(|r| r.1).sum();
         let newton = s.newton_iterations as f64;
         assert!(
-            factorizations < newton,
+            factorizations <= newton,
             "{factorizations} factorizations for {newton} Newton iterations"
         );
     }

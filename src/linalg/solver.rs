@@ -19,7 +19,8 @@
 //! factorization the solver sums the cost of the cycle, `F + Σ (1 + k_j) I`
 //! over its solves; [`LinearSolver::update`] refactors when the last solve
 //! cost more than the cycle's average per solve (the marginal cost of
-//! keeping the old factors has passed the average cost of refactoring), and
+//! keeping the old factors has passed the average cost of refactoring) or
+//! when a factorization costs less than 4 iterations (small systems), and
 //! a solve with old factors gives up and refactors after `F / I` iterations
 //! (a failed attempt costs at most one factorization).
 //!
@@ -237,6 +238,11 @@ impl Precond {
     }
 }
 
+/// Old factors are kept only where a factorization costs more than this
+/// many Krylov iterations (on small systems refactoring is cheaper than
+/// the iterations a reuse needs).
+const MIN_REUSE_RATIO: f64 = 4.0;
+
 /// Largest trailing block (volatile nodes × dofs per node) ordered last.
 const MAX_TRAILING_DOFS: usize = 6000;
 
@@ -435,6 +441,15 @@ impl LinearSolver {
         self.plan
     }
 
+    /// Sets the relative residual every later solve must reach (`‖b − Ax‖ ≤ rtol ‖b‖`).
+    pub fn set_tolerance(&mut self, rtol: f64) {
+        assert!(
+            rtol > 0.0 && rtol < 1.0,
+            "a relative residual target in (0, 1)"
+        );
+        self.params.rtol = rtol;
+    }
+
     /// The counters.
     pub fn stats(&self) -> LinearStats {
         self.stats
@@ -462,6 +477,7 @@ impl LinearSolver {
             Some(_) => {
                 self.factored
                     && self.reuse_limit() > 0
+                    && self.factor_cost > MIN_REUSE_RATIO * self.iteration_cost
                     && self.last_solve_cost * self.cycle_solves as f64 <= self.cycle_cost
             }
         };

@@ -44,7 +44,8 @@ fn direct_lu_solves_unsymmetric_matrices_including_hard_ones() {
 
 #[test]
 fn reused_factors_precondition_gmres_on_a_new_matrix() {
-    let p = grid_pattern(4);
+    // large enough that a factorization costs more than a few iterations
+    let p = grid_pattern(7);
     let v0 = values(&p, 6.0, 0.3);
     let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
     s.update(&v0).unwrap();

@@ -43,10 +43,13 @@ pub enum FillOrdering {
 }
 
 /// Node count from which `FillOrdering::Auto` takes METIS instead of AMD.
-/// Measured on 3D hex8 boxes and the friction-blocks tangent
-/// (`cargo bench --bench ordering`, docs/performance.md): AMD gives less
-/// fill only on the smallest meshes, where either costs milliseconds.
-pub const METIS_MIN_NODES: usize = 2_000;
+/// Measured on hex8 boxes (`LINEAR_ORDERINGS=1 cargo bench --bench linear`,
+/// docs/performance.md): METIS gives fewer LU flops at every size from 100
+/// nodes on (10 % fewer at 294 nodes, 26 % at 567, 3.5× at 55k) but takes
+/// longer to order (1 ms against 0.3 ms at 294 nodes, 6 ms against 0.6 ms
+/// at 567); from about 500 nodes the flops it saves repay the ordering
+/// within two factorizations.
+pub const METIS_MIN_NODES: usize = 500;
 
 /// Why the symbolic analysis failed.
 #[derive(Debug, Clone, thiserror::Error)]
