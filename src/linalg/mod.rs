@@ -15,6 +15,7 @@ mod metis;
 mod operator;
 mod ordering;
 mod pattern;
+mod plan;
 mod solver;
 mod supernodal_lu;
 mod symbolic;
@@ -27,10 +28,8 @@ pub use lu::{LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
 pub use metis::{nested_dissection, MetisError};
 pub use operator::{BlockJacobi, Operator};
 pub use pattern::BlockPattern;
-pub use solver::{
-    available_memory, plan, plan_with_memory, Factorization, LinearMethod, LinearParams,
-    LinearPlan, LinearSolver, LinearStats, SolveInfo,
-};
+pub use plan::{available_memory, plan, plan_with_memory, LinearMethod, LinearPlan};
+pub use solver::{Factorization, LinearParams, LinearSolver, LinearStats, SolveInfo};
 pub use supernodal_lu::{SupernodalLu, ZeroPivot};
 pub use symbolic::{
     estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor,
