@@ -5,7 +5,7 @@
 //! `benches/contact_step.rs` built through the public API
 //! (`input::parse` → `dynamics::setup`) at t = 0.2 (free flight so far), the
 //! pattern extended by the contact couplings of the step from there
-//! (`ContactPair::couplings` with the stepper's swept boxes),
+//! (`ContactSet::couplings` with the stepper's swept boxes),
 //! values = midpoint tangent + `2/Δt²·M` + an unsymmetric frictional contact
 //! stiffness on the coupled nodes (normal `e_z`, slip along `e_y`, μ = 0.8),
 //! fixed dofs imposed.
@@ -72,11 +72,7 @@ fn blocks_matrix(base: [usize; 3], cube: [usize; 3], reach: f64) -> (BlockPatter
     // and the coupling reach of the step from there (`Stepper::refresh_couplings`)
     let x: Vec<f64> = s0.x.iter().zip(&s0.v).map(|(x, v)| x + 0.2 * v).collect();
     let v: Vec<f64> = s0.v.iter().map(|v| reach * v).collect();
-    let per_face: Vec<Vec<usize>> = stepper
-        .contacts
-        .iter()
-        .flat_map(|c| c.couplings(&x, &v, DT))
-        .collect();
+    let (per_face, _) = stepper.contacts.couplings(&x, &v, DT);
     // (slave, face) lists, slave first → one list per slave with all its nodes
     let mut by_slave: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for l in &per_face {

@@ -5,6 +5,7 @@
 //! kept; 2 bad input (the message names the file, key and line).
 
 use clap::{Parser, Subcommand};
+use emcontact::model::Enforcement;
 use emcontact::dynamics::{self, Progress, RunOptions};
 use emcontact::input;
 use std::io::IsTerminal;
@@ -109,51 +110,50 @@ fn check(path: PathBuf) -> u8 {
         .map(|b| b.material.p_wave_modulus())
         .fold(0.0, f64::max);
     let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
-    for (i, spec) in model.contacts.iter().enumerate() {
-        match emcontact::contact::pair::ContactPair::new(
-            spec,
-            &model.mesh,
-            model.dim,
-            stiffness,
-            density,
-            model.time.dt,
-        ) {
-            Ok(p) => {
-                let why = if spec.penalty.is_some() {
-                    "given".to_string()
-                } else {
-                    format!(
-                        "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
-                        if spec.enforcement == emcontact::model::Enforcement::Penalty {
-                            1000
-                        } else {
-                            10
-                        },
-                        stiffness / p.h,
-                        2.0 * density * p.h / (model.time.dt * model.time.dt),
-                        p.h
-                    )
-                };
-                println!(
-                    "contact[{i}]: {} slave nodes, {} master faces, μ = {}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length){}",
-                    p.slaves.len(),
-                    p.n_faces(),
-                    spec.friction,
-                    p.eps_n,
-                    p.eps_t,
-                    p.tol_abs,
-                    if spec.enforcement == emcontact::model::Enforcement::AugmentedLagrangian {
-                        format!(", drift bound {:.3e} (length)", p.drift_bound)
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-            Err(e) => {
-                eprintln!("error: {}: contact[{i}]: {e}", path.display());
-                return 2;
-            }
+    let set = match emcontact::contact::ContactSet::new(&model, model.dim) {
+        Ok(set) => set,
+        Err(e) => {
+            eprintln!("error: {}: contact: {e}", path.display());
+            return 2;
         }
+    };
+    for (i, (spec, p)) in model.contacts.iter().zip(&set.pairs).enumerate() {
+        let h = p.surface.h;
+        let why = if spec.penalty.is_some() {
+            "given".to_string()
+        } else {
+            format!(
+                "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
+                emcontact::contact::set::penalty_factor(spec.enforcement),
+                stiffness / h,
+                2.0 * density * h / (model.time.dt * model.time.dt),
+                h
+            )
+        };
+        let how = match spec.enforcement {
+            Enforcement::Exact => format!(
+                "exact (solver {})",
+                spec.solver
+                    .as_deref()
+                    .unwrap_or(emcontact::contact::enforce::DEFAULT_SOLVER)
+            ),
+            Enforcement::AugmentedLagrangian => "augmented Lagrangian".to_string(),
+            Enforcement::Penalty => "penalty".to_string(),
+        };
+        println!(
+            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length){}",
+            p.surface.slaves.len(),
+            p.surface.n_faces(),
+            spec.friction,
+            p.eps_n,
+            p.eps_t,
+            p.tol_abs,
+            if p.has_multipliers() {
+                format!(", drift bound {:.3e} (length)", p.drift_bound)
+            } else {
+                String::new()
+            }
+        );
     }
     println!("output: {}", model.output.dir.display());
     0

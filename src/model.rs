@@ -101,14 +101,32 @@ pub enum MasterSpec {
     Plane { point: [f64; 3], normal: [f64; 3] },
 }
 
-/// How the contact constraints are enforced (Love & Laursen 2003, §3.6).
+/// How the contact constraints are enforced (Love & Laursen 2003, §3.6, and
+/// DESIGN §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Enforcement {
-    /// Uzawa augmentations of the multipliers until the constraint violation is
-    /// below `tolerance`.
+    /// The Signorini–Coulomb law exactly: at each Newton iteration the
+    /// linearized step is condensed onto the contact points
+    /// (`W = B K⁻¹ H`) and the frictional-contact problem `u = W r + q` is
+    /// solved by the solver library (`crate::nonsmooth`).
+    Exact,
+    /// The multipliers are unknowns of the Newton iteration, which solves the
+    /// Alart–Curnier equations of the same law (Alart & Curnier 1991) by a
+    /// semismooth (generalized) Newton step each iteration; the penalties are
+    /// its augmentation parameters. Converges to the exact law, no outer loop.
     AugmentedLagrangian,
-    /// Penalty only (multipliers stay 0).
+    /// Penalty regularization (multipliers stay 0): the law of eqs. 79–83
+    /// with `λ = 0`, so the constraints hold only up to the penalty.
     Penalty,
+}
+
+/// How the contact tangent is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactTangent {
+    /// Exact linearization of the point force (dual numbers).
+    Exact,
+    /// Central differences of the point force (a debug option).
+    FiniteDifference,
 }
 
 /// One `[[contact]]` pair: slave nodes of a surface against a master surface or plane.
@@ -123,10 +141,14 @@ pub struct ContactSpec {
     pub penalty: Option<f64>,
     /// Tangential penalty ε_T; `None`: equal to ε_N.
     pub tangential_penalty: Option<f64>,
-    /// Augmented Lagrangian: constraint violation (gap, or gap change over the
-    /// step for persistent contact) relative to the master element size.
+    /// Exact and augmented Lagrangian: how far the converged step may be from
+    /// the contact law (gap, or gap change over the step for persistent
+    /// contact, and slip of sticking points), relative to the face size.
     pub tolerance: f64,
-    pub max_augmentations: usize,
     /// Apply the velocity update of Love & Laursen (2003) after each step.
     pub velocity_update: bool,
+    /// Exact enforcement: the solver library's solver for the contact
+    /// subproblems (`None`: the default).
+    pub solver: Option<String>,
+    pub tangent: ContactTangent,
 }

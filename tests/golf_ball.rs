@@ -47,7 +47,6 @@ slave = "ball_outer"
 master = "club_zmax"
 friction = {friction}
 tolerance = 1e-5
-max_augmentations = 40
 penalty = 1150.0
 velocity_update = {update}
 "#

@@ -43,7 +43,6 @@ slave = "cube_zmin"
 master = "base_zmax"
 friction = 0.8
 tolerance = 1e-5
-max_augmentations = 40
 "#,
         base[0], base[1], base[2], cube[0], cube[1], cube[2]
     )

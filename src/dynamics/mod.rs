@@ -8,6 +8,7 @@
 pub mod info;
 pub mod measures;
 pub mod run;
+pub mod newton;
 pub mod step;
 pub mod system;
 

@@ -3,7 +3,7 @@
 use super::measures::{measure, measure_bodies, Measures};
 use super::step::{State, StepError, StepReport, Stepper};
 use super::system::{SetupError, System};
-use crate::contact::pair::{ContactPair, ContactSetupError};
+use crate::contact::{ContactSet, ContactSetupError};
 use crate::fe::kernel;
 use crate::linalg::LinearSolveError;
 use crate::model::Model;
@@ -244,7 +244,7 @@ fn norm3(a: &[f64; 3]) -> f64 {
 /// `body` cell data.
 fn write_frame<const D: usize>(
     sys: &System<D>,
-    contacts: &[ContactPair],
+    contacts: &ContactSet,
     state: &State,
     path: &Path,
 ) -> Result<(), OutputError> {
@@ -300,15 +300,15 @@ fn write_frame<const D: usize>(
     let mut traction = vec![0.0; n * 3];
     let mut slip_rate = vec![0.0; n];
     let mut cstate = vec![0.0; n];
-    for c in contacts {
+    for c in &contacts.pairs {
         for (k, ev) in c.evals.iter().enumerate() {
-            let a = c.slaves[k];
+            let a = c.surface.slaves[k];
             gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
-            if ev.active {
+            if ev.active() {
                 pressure[a] = ev.p;
                 traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
                 slip_rate[a] = ev.slip_rate;
-                cstate[a] = if ev.slip { 2.0 } else { 1.0 };
+                cstate[a] = if ev.slip() { 2.0 } else { 1.0 };
             }
         }
     }
@@ -446,7 +446,7 @@ impl Recorder {
     fn frame<const D: usize>(
         &mut self,
         sys: &System<D>,
-        contacts: &[ContactPair],
+        contacts: &ContactSet,
         s: &State,
     ) -> Result<(), OutputError> {
         if let Some(pvd) = self.pvd.as_mut() {
@@ -465,22 +465,7 @@ pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunEr
     let sys = System::<D>::new(model)?;
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
-    let stiffness = model
-        .bodies
-        .iter()
-        .map(|b| b.material.p_wave_modulus())
-        .fold(0.0, f64::max);
-    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
-    for spec in &model.contacts {
-        stepper.contacts.push(ContactPair::new(
-            spec,
-            &model.mesh,
-            D,
-            stiffness,
-            density,
-            model.time.dt,
-        )?);
-    }
+    stepper.contacts = ContactSet::new(model, D)?;
     let state = stepper
         .initial_state(x0, v0)
         .map_err(|source| RunError::StepFailed {

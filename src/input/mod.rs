@@ -13,13 +13,18 @@ use crate::fe::ElementKind;
 use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
-    Body, Boundary, ContactSpec, Enforcement, Integrator, MassKind, MasterSpec, Model,
+    Body, Boundary, ContactSpec, ContactTangent, Enforcement, Integrator, MassKind, MasterSpec, Model,
     OutputParams, SolverParams, TimeParams,
 };
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
+
+/// Default `contact.tolerance` (relative to the face size): the exact and
+/// augmented-Lagrangian Newton converges quadratically, so the law is met to
+/// far below any physical scale at the cost of about one iteration.
+pub const DEFAULT_CONTACT_TOLERANCE: f64 = 1e-10;
 
 /// A problem with an input file.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -753,15 +758,52 @@ fn build_contact(
         .map(|s| (s.get_ref().as_str(), s.span()))
     {
         None | Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
+        Some(("exact", _)) => Enforcement::Exact,
         Some(("penalty", _)) => Enforcement::Penalty,
         Some((other, span)) => {
             return ctx.err(
                 Some(span),
                 format!("{key}.enforcement"),
-                format!("expected \"augmented-lagrangian\" or \"penalty\", got \"{other}\""),
+                format!(
+                    "expected \"exact\", \"augmented-lagrangian\" or \"penalty\", got \"{other}\""
+                ),
             )
         }
     };
+    let solver = match &c.solver {
+        None => None,
+        Some(s) if crate::nonsmooth::global::is_solver(s.get_ref()) => Some(s.get_ref().clone()),
+        Some(s) => {
+            return ctx.err(
+                Some(s.span()),
+                format!("{key}.solver"),
+                format!(
+                    "unknown solver \"{}\" (`emcontact fc solvers` lists them)",
+                    s.get_ref()
+                ),
+            )
+        }
+    };
+    let tangent = match c.tangent.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+        None | Some(("exact", _)) => ContactTangent::Exact,
+        Some(("finite-difference", _)) => ContactTangent::FiniteDifference,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                format!("{key}.tangent"),
+                format!("expected \"exact\" or \"finite-difference\", got \"{other}\""),
+            )
+        }
+    };
+    if let Some(m) = &c.max_augmentations {
+        return ctx.err(
+            Some(m.span()),
+            format!("{key}.max_augmentations"),
+            "this key was removed: the multipliers are solved inside Newton, there is no \
+             augmentation loop any more; delete the key"
+                .to_string(),
+        );
+    }
     let penalty = c
         .penalty
         .as_ref()
@@ -777,13 +819,7 @@ fn build_contact(
         .as_ref()
         .map(|v| ctx.positive(v, &format!("{key}.tolerance")))
         .transpose()?
-        .unwrap_or(1e-5);
-    let max_augmentations = c
-        .max_augmentations
-        .as_ref()
-        .map(|v| ctx.count(v, &format!("{key}.max_augmentations"), 1))
-        .transpose()?
-        .unwrap_or(20);
+        .unwrap_or(DEFAULT_CONTACT_TOLERANCE);
     let velocity_update = c
         .velocity_update
         .as_ref()
@@ -797,7 +833,8 @@ fn build_contact(
         penalty,
         tangential_penalty,
         tolerance,
-        max_augmentations,
         velocity_update,
+        solver,
+        tangent,
     })
 }

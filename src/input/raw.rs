@@ -144,6 +144,8 @@ pub struct RawContact {
     pub penalty: Option<Spanned<f64>>,
     pub tangential_penalty: Option<Spanned<f64>>,
     pub tolerance: Option<Spanned<f64>>,
-    pub max_augmentations: Option<Spanned<i64>>,
+    pub max_augmentations: Option<Spanned<toml::Value>>,
     pub velocity_update: Option<Spanned<bool>>,
+    pub solver: Option<Spanned<String>>,
+    pub tangent: Option<Spanned<String>>,
 }
