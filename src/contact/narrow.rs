@@ -7,8 +7,11 @@
 //!
 //! Node-to-segment contact is nonsmooth where the closest face changes: at a
 //! concave edge the normal jumps from one face to the other and Newton would
-//! cycle between them. So each slave holds its face while that face is within
-//! `FACE_SLACK·h` of the closest one; once Newton has converged,
+//! cycle between them. So once Newton is close to a solution (`hold`), each
+//! slave holds its face while that face is within `FACE_SLACK·h` of the
+//! closest one (before that, every iterate takes the closest face: the first
+//! iterates of a step move the slaves by up to the step's slide); once Newton
+//! is close to a solution,
 //! [`Narrow::settle`] moves a slave whose held face is farther than its
 //! closest by more than the tolerance, and Newton goes on from there (at most
 //! `MAX_FACE_SWITCHES` times per slave and step, so that a slave in a concave
@@ -41,6 +44,8 @@ pub struct Narrow {
     /// How much farther the held face is than the closest (a length).
     excess: Vec<f64>,
     switches: Vec<u8>,
+    /// The face a slave held before its last switch in this step.
+    before: Vec<Option<usize>>,
 }
 
 impl Narrow {
@@ -55,6 +60,7 @@ impl Narrow {
             closest: vec![None; n],
             excess: vec![0.0; n],
             switches: vec![0; n],
+            before: vec![None; n],
         }
     }
 
@@ -63,10 +69,12 @@ impl Narrow {
         self.held.iter_mut().for_each(|f| *f = None);
         self.excess.iter_mut().for_each(|e| *e = 0.0);
         self.switches.iter_mut().for_each(|k| *k = 0);
+        self.before.iter_mut().for_each(|f| *f = None);
     }
 
-    /// Chooses each slave's face at the configuration `x1` (module docs).
-    pub fn detect(&mut self, s: &Surface, x1: &[f64]) {
+    /// Chooses each slave's face at the configuration `x1`, holding the
+    /// faces already chosen if `hold` (module docs).
+    pub fn detect(&mut self, s: &Surface, x1: &[f64], hold: bool) {
         let Master::Faces(faces) = &s.master else {
             return;
         };
@@ -82,6 +90,7 @@ impl Narrow {
             self.closest[k] = best.map(|(b, _)| b);
             let face = match (best, self.held[k]) {
                 (None, _) => None,
+                (Some((b, _)), _) if !hold => Some(b),
                 (Some((b, _)), None) => Some(b),
                 (Some((b, _)), Some(f)) if b == f => Some(f),
                 (Some((b, pb)), Some(f)) => {
@@ -102,14 +111,19 @@ impl Narrow {
         }
     }
 
-    /// After a converged Newton solve: each slave for which `matters` holds
-    /// and whose held face is farther than its closest face by more than
-    /// `tol` moves to the closest. Returns how many moved (Newton goes on if
-    /// any did).
+    /// Once Newton is close to a solution: each slave for which `matters`
+    /// holds and whose held face is farther than its closest face by more
+    /// than `tol` moves to the closest, unless that is the face it left: a
+    /// slave in a concave kink, where each face's extension lies below the
+    /// other face, would go back and forth. Returns how many moved (Newton
+    /// goes on if any did).
     pub fn settle(&mut self, tol: f64, matters: impl Fn(usize) -> bool) -> usize {
         let mut moved = 0;
         for k in 0..self.held.len() {
-            if self.excess[k] > tol && self.switches[k] < MAX_FACE_SWITCHES && matters(k) {
+            let back = self.closest[k].is_some() && self.closest[k] == self.before[k];
+            if self.excess[k] > tol && !back && self.switches[k] < MAX_FACE_SWITCHES && matters(k) {
+                log::trace!("slave {k}: to face {:?} (excess {:.3e})", self.closest[k], self.excess[k]);
+                self.before[k] = self.held[k];
                 self.held[k] = self.closest[k];
                 self.excess[k] = 0.0;
                 self.switches[k] += 1;

@@ -25,6 +25,15 @@ use rayon::prelude::*;
 /// [`Constraint::Guarded`]).
 const DRIFT_BOUND: f64 = 5e-4;
 
+/// A slave moves to a closer face once Newton is close only if its held face
+/// is farther by more than this (times `h`, and at least the tolerance). A
+/// slave over the edge between two faces of a dented surface is at nearly
+/// the same distance from both; switching at every difference above the
+/// tolerance (1e-10 h) made it go back and forth between them, a Newton
+/// restart each time. Its gap on the held face differs from the closest
+/// face's by at most this.
+const FACE_TOL: f64 = 1e-5;
+
 /// A point's state carried from `t_n`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Memory {
@@ -208,8 +217,9 @@ impl Pair {
         x0: &[f64],
         x1: &[f64],
         dt: f64,
+        hold_faces: bool,
     ) -> Result<(), GeometryError> {
-        self.narrow.detect(&self.surface, x1);
+        self.narrow.detect(&self.surface, x1, hold_faces);
         let laws: Vec<ForceLaw> = (0..self.surface.slaves.len()).map(|k| self.force_law(k, dt)).collect();
         let (surface, narrow) = (&self.surface, &self.narrow);
         let (constraint, fd) = (&self.constraint, self.spec.tangent == ContactTangent::FiniteDifference);
@@ -348,18 +358,21 @@ impl ContactSet {
     /// Evaluates every point at the iterate `x1`: adds the contact force
     /// (acting on the bodies) to `f` and, when given, `−∂f_c/∂x1` to the
     /// matrix values `k` on `pattern` (entries missing from the pattern are
-    /// skipped: the broad phase couples what a step can reach).
+    /// skipped: the broad phase couples what a step can reach). With
+    /// `hold_faces` the slaves keep their faces within a slack (see
+    /// [`Narrow`]): Newton asks for it once it is close to a solution.
     pub fn evaluate<const D: usize>(
         &mut self,
         x0: &[f64],
         x1: &[f64],
         dt: f64,
+        hold_faces: bool,
         f: &mut [f64],
         mut k: Option<(&BlockPattern, &mut [f64])>,
     ) -> Result<(), GeometryError> {
         let mut nodes = [0usize; MAX_NODES];
         for p in &mut self.pairs {
-            p.linearize_all::<D>(x0, x1, dt)?;
+            p.linearize_all::<D>(x0, x1, dt, hold_faces)?;
             for l in 0..p.lin.len() {
                 p.evals[l] = p.point_eval(l);
                 if !p.evaluated[l] || p.lin[l].beside {
@@ -392,37 +405,40 @@ impl ContactSet {
         Ok(())
     }
 
-    /// How far the current iterate is from the contact law, relative to each
-    /// pair's tolerance (≤ 1: met). Pairs with the penalty law meet their law
-    /// by construction and count 0.
-    pub fn violation(&self, dt: f64) -> f64 {
-        let mut worst = 0.0f64;
+    /// How far the current iterate is from the contact law: the largest
+    /// violation relative to its pair's tolerance (≤ 1: met), and relative to
+    /// its pair's face size `h`. Pairs with the penalty law meet their law by
+    /// construction and count 0.
+    pub fn violation(&self, dt: f64) -> (f64, f64) {
+        let (mut tol, mut size) = (0.0f64, 0.0f64);
         for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
             for k in 0..p.lin.len() {
                 if !p.evaluated[k] || p.lin[k].beside {
                     continue;
                 }
                 let v = violation(p.r[k], p.lin[k].u, p.spec.friction, p.lin[k].nt, dt);
-                worst = worst.max(v / p.tol_abs);
+                tol = tol.max(v / p.tol_abs);
+                size = size.max(v / p.surface.h);
             }
         }
-        worst
+        (tol, size)
     }
 
-    /// After Newton has converged: slaves near contact whose held face is
-    /// farther than their closest one move (see [`Narrow::settle`]), and pressed
+    /// Once Newton is close to convergence: slaves near contact whose held
+    /// face is farther than their closest one move (see [`Narrow::settle`]), and pressed
     /// persistent points below the drift bound are enforced on their gap
     /// ([`Constraint::Guarded`]). Returns how many changed: Newton goes on
     /// while any did.
     pub fn settle(&mut self) -> usize {
         let mut changed = 0;
         for p in &mut self.pairs {
+            let before = changed;
             // a face matters where the point is pressed or within a face
             // size of touching; elsewhere the choice does not change the step
             let (evals, h) = (&p.evals, p.surface.h);
             changed += p
                 .narrow
-                .settle(p.tol_abs, |k| evals[k].active() || evals[k].g1 < h);
+                .settle(p.tol_abs.max(FACE_TOL * h), |k| evals[k].active() || evals[k].g1 < h);
             if !p.has_multipliers() {
                 continue;
             }
@@ -432,8 +448,12 @@ impl ContactSet {
                     p.constraint[k] = Constraint::Guarded {
                         bound: p.drift_bound,
                     };
+                    log::trace!("slave {k}: on its drift bound (g = {:.3e})", ev.g1);
                     changed += 1;
                 }
+            }
+            if changed > before {
+                log::debug!("contact: {} point(s) moved to another face or onto their drift bound", changed - before);
             }
         }
         changed

@@ -21,6 +21,22 @@ use crate::contact::ContactSet;
 const ROUND_OFF: f64 = 1e-14;
 /// Halvings of a correction.
 const MAX_HALVINGS: usize = 8;
+/// Newton is "close" to a solution, and the contact set may settle its faces
+/// and drift guards ([`ContactSet::settle`]), below this relative residual and
+/// contact-law violation (relative to the face size). Deciding them at an
+/// iterate this close gives the same decisions as at convergence (the
+/// quadratic phase is one or two iterations from the round-off) and saves
+/// the iterations a restart after convergence costs.
+const SETTLE_RESIDUAL: f64 = 1e-6;
+const SETTLE_VIOLATION: f64 = 1e-6;
+/// The iterates after the first `FREE_FACE_ITERATIONS` corrections hold
+/// their contact faces (see [`ContactSet::evaluate`]); the start and those
+/// first iterates take the closest face. The start of a step is the
+/// positions at `t_n` and the first correction moves the slaves by the
+/// step's slide (up to 0.6 face sizes on the friction blocks), so faces
+/// chosen there are stale; holding them from then on keeps a slave on a
+/// face boundary from cycling between the two faces.
+const FREE_FACE_ITERATIONS: usize = 1;
 
 fn norm(v: &[f64]) -> f64 {
     v.iter().map(|a| a * a).sum::<f64>().sqrt()
@@ -56,8 +72,14 @@ fn blend_multipliers(c: &mut ContactSet, old: &[Vec<[f64; 3]>], new: &[Vec<[f64;
 
 impl<const D: usize> Stepper<D> {
     /// Residual (into `r`) and tangent (into `k`) at `x1`, the contact points
-    /// evaluated there.
-    pub(super) fn evaluate(&mut self, x0: &[f64], x1: &[f64], dt: f64) -> Result<Eval, StepError> {
+    /// evaluated there (holding their faces if `hold`, see [`ContactSet::evaluate`]).
+    pub(super) fn evaluate(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        hold: bool,
+    ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let sys = &self.sys;
         sys.assemble(x0, x1, eval, &mut self.f, Some(&mut self.k))?;
@@ -66,7 +88,7 @@ impl<const D: usize> Stepper<D> {
         if !self.contacts.is_empty() {
             self.mv.iter_mut().for_each(|v| *v = 0.0);
             self.contacts
-                .evaluate::<D>(x0, x1, dt, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
+                .evaluate::<D>(x0, x1, dt, hold, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
             }
@@ -139,18 +161,21 @@ impl<const D: usize> Stepper<D> {
         report: &mut StepReport,
     ) -> Result<(), StepError> {
         let n = s0.x.len();
-        let mut cur = self.evaluate(&s0.x, x1, dt)?;
+        let mut cur = self.evaluate(&s0.x, x1, dt, false)?;
         report.residual_history.push(cur.relative());
         let mut it = 0;
         loop {
-            let contact = self.contacts.violation(dt);
-            if cur.norm <= self.params.tolerance * cur.scale && contact <= 1.0 {
-                if self.contacts.settle() == 0 {
-                    break;
-                }
+            let (contact, contact_size) = self.contacts.violation(dt);
+            let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
+            if (close || contact <= 1.0 && cur.relative() <= self.params.tolerance)
+                && self.contacts.settle() > 0
+            {
                 report.augmentations += 1;
-                cur = self.evaluate(&s0.x, x1, dt)?;
+                cur = self.evaluate(&s0.x, x1, dt, true)?;
                 continue;
+            }
+            if cur.norm <= self.params.tolerance * cur.scale && contact <= 1.0 {
+                break;
             }
             if it == self.params.max_iterations {
                 return Err(StepError::NoConvergence {
@@ -160,6 +185,7 @@ impl<const D: usize> Stepper<D> {
                 });
             }
             it += 1;
+            let hold = it > FREE_FACE_ITERATIONS;
             let old = multipliers(&self.contacts);
             self.correction(report)?;
             let new = multipliers(&self.contacts);
@@ -178,7 +204,7 @@ impl<const D: usize> Stepper<D> {
                 }
                 blend_multipliers(&mut self.contacts, &old, &new, s);
                 let trial = std::mem::take(&mut self.x_trial);
-                let e = self.evaluate(&s0.x, &trial, dt);
+                let e = self.evaluate(&s0.x, &trial, dt, hold);
                 self.x_trial = trial;
                 match e {
                     Ok(e) if !backtrack || e.norm < cur.norm => {
@@ -200,7 +226,7 @@ impl<const D: usize> Stepper<D> {
                         self.x_trial[i] = x1[i] + self.dx[i];
                     }
                     let trial = std::mem::take(&mut self.x_trial);
-                    let e = self.evaluate(&s0.x, &trial, dt);
+                    let e = self.evaluate(&s0.x, &trial, dt, hold);
                     self.x_trial = trial;
                     e?
                 }
@@ -216,9 +242,12 @@ impl<const D: usize> Stepper<D> {
             cur = e;
             report.residual_history.push(cur.relative());
             log::trace!(
-                "newton {it}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}",
+                "newton {it}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
                 cur.relative(),
-                self.contacts.violation(dt)
+                self.contacts.violation(dt).0,
+                report.subproblems,
+                report.subproblem_iterations,
+                report.subproblem_error
             );
             if at_round_off {
                 break;
