@@ -47,12 +47,14 @@ for case in "${CASES[@]}"; do
   for i in $(seq 1 "$PAIRS"); do
     (cd "$dir/ours" && RAYON_NUM_THREADS=1 /usr/bin/time -f '%U %S' -o "../ours_$i.time" \
       "$EMC" run "$case.toml" >"../ours_$i.log" 2>&1)
+    kstatus=0
     OMP_NUM_THREADS=1 /usr/bin/time -f '%U %S' -o "$dir/kratos_$i.time" \
-      python3 "$HERE/run_kratos.py" "$dir/kratos" >"$dir/kratos_$i.log" 2>&1 || true
+      python3 "$HERE/run_kratos.py" "$dir/kratos" >"$dir/kratos_$i.log" 2>&1 || kstatus=$?
     o=$(cpu "$dir/ours_$i.time"); k=$(cpu "$dir/kratos_$i.time")
     r=$(awk -v o="$o" -v k="$k" 'BEGIN { printf "%.2f", k / o }')
     echo "$o $k $r" >>"$dir/ratios"
-    printf '%-12s pair %d: emcontact %7.2f s CPU, Kratos %7.2f s CPU, Kratos/emcontact %6.2fx\n' "$case" "$i" "$o" "$k" "$r"
+    printf '%-12s pair %d: emcontact %7.2f s CPU, Kratos %7.2f s CPU, Kratos/emcontact %6.2fx%s\n' "$case" "$i" "$o" "$k" "$r" \
+      "$([ "$kstatus" = 0 ] || echo "  (Kratos FAILED, exit $kstatus: see $dir/kratos_$i.log)")"
   done
   mo=$(cut -d' ' -f1 "$dir/ratios" | median); mk=$(cut -d' ' -f2 "$dir/ratios" | median)
   mr=$(cut -d' ' -f3 "$dir/ratios" | median)
