@@ -35,6 +35,10 @@ enum Command {
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
+        /// Write every contact subproblem (the frictional-contact problem of
+        /// each Newton iteration) as an FCLIB file into this folder.
+        #[arg(long, value_name = "DIR")]
+        dump_contact: Option<PathBuf>,
     },
     /// Check an input file and print the model's size, mass and stable time step.
     Check {
@@ -54,7 +58,12 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Run { input, out, quiet } => run(input, out, quiet),
+        Command::Run {
+            input,
+            out,
+            quiet,
+            dump_contact,
+        } => run(input, out, quiet, dump_contact),
         Command::Check { input } => check(input),
         Command::Keys => {
             print!("{}", input::markdown());
@@ -119,17 +128,6 @@ fn check(path: PathBuf) -> u8 {
     };
     for (i, (spec, p)) in model.contacts.iter().zip(&set.pairs).enumerate() {
         let h = p.surface.h;
-        let why = if spec.penalty.is_some() {
-            "given".to_string()
-        } else {
-            format!(
-                "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
-                emcontact::contact::set::penalty_factor(spec.enforcement),
-                stiffness / h,
-                2.0 * density * h / (model.time.dt * model.time.dt),
-                h
-            )
-        };
         let how = match spec.enforcement {
             Enforcement::Exact => format!(
                 "exact (solver {})",
@@ -138,34 +136,53 @@ fn check(path: PathBuf) -> u8 {
                     .unwrap_or(emcontact::contact::enforce::DEFAULT_SOLVER)
             ),
             Enforcement::AugmentedLagrangian => "augmented Lagrangian".to_string(),
-            Enforcement::Penalty => "penalty".to_string(),
+            Enforcement::Penalty => {
+                let why = if spec.penalty.is_some() {
+                    "given".to_string()
+                } else {
+                    format!(
+                        "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
+                        emcontact::contact::set::penalty_factor(spec.enforcement),
+                        stiffness / h,
+                        2.0 * density * h / (model.time.dt * model.time.dt),
+                        h
+                    )
+                };
+                format!("penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}", p.eps_n, p.eps_t)
+            }
+        };
+        let law = if p.has_multipliers() {
+            format!(
+                ", tolerance {:.3e} (length), drift bound {:.3e} (length)",
+                p.tol_abs, p.drift_bound
+            )
+        } else {
+            String::new()
         };
         println!(
-            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length){}",
+            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}{law}",
             p.surface.slaves.len(),
             p.surface.n_faces(),
             spec.friction,
-            p.eps_n,
-            p.eps_t,
-            p.tol_abs,
-            if p.has_multipliers() {
-                format!(", drift bound {:.3e} (length)", p.drift_bound)
-            } else {
-                String::new()
-            }
         );
     }
     println!("output: {}", model.output.dir.display());
     0
 }
 
-fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool) -> u8 {
+fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool, dump_contact: Option<PathBuf>) -> u8 {
     let mut model = match load(&path) {
         Ok(m) => m,
         Err(c) => return c,
     };
     if let Some(o) = out {
+        if model.output.contact_problems.is_some() {
+            model.output.contact_problems = Some(o.join("contact_problems"));
+        }
         model.output.dir = o;
+    }
+    if dump_contact.is_some() {
+        model.output.contact_problems = dump_contact;
     }
     let progress = if quiet {
         Progress::Quiet

@@ -41,6 +41,9 @@ pub struct OutputParams {
     pub dir: PathBuf,
     /// Steps between VTK frames.
     pub every: usize,
+    /// Folder for the FCLIB files of the contact subproblems (`None`: none
+    /// written; see `contact::dump`).
+    pub contact_problems: Option<PathBuf>,
 }
 
 /// Mass matrix kind.
@@ -102,7 +105,7 @@ pub enum MasterSpec {
 }
 
 /// How the contact constraints are enforced (Love & Laursen 2003, §3.6, and
-/// DESIGN §7).
+/// DESIGN §7). The default is [`Enforcement::Exact`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Enforcement {
     /// The Signorini–Coulomb law exactly: at each Newton iteration the

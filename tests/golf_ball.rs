@@ -46,8 +46,6 @@ velocity = [-16.9047, 0.0, 36.2523]
 slave = "ball_outer"
 master = "club_zmax"
 friction = {friction}
-tolerance = 1e-5
-penalty = 1150.0
 velocity_update = {update}
 "#
     )

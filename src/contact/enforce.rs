@@ -49,8 +49,13 @@ pub const DEFAULT_SOLVER: &str = "nsn-ac-ls";
 /// error never limits Newton's convergence.
 const SUBPROBLEM_TOL: f64 = 1e-12;
 
-/// Right-hand sides solved together when building `W`.
-const BLOCK: usize = 32;
+/// Right-hand sides solved together when building `W` (fewer where the
+/// dofs are many: the block holds `dofs × BLOCK` values, at most
+/// `BLOCK_VALUES`). Wider blocks let the supernodal solve use matrix–matrix
+/// kernels: on the fine blocks (9,990 dofs, 243 columns) 256 columns at a
+/// time took 0.40 s against 0.58 s in blocks of 32.
+const BLOCK: usize = 256;
+const BLOCK_VALUES: usize = 1 << 25;
 
 /// A subproblem that could not be solved.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -158,9 +163,10 @@ fn delassus<const D: usize>(
         }
     }
     let mut w = vec![0.0; m * m];
-    let mut buf = vec![0.0; n * BLOCK];
-    for start in (0..m).step_by(BLOCK) {
-        let nb = BLOCK.min(m - start);
+    let block = BLOCK.min(BLOCK_VALUES / n.max(1)).max(1);
+    let mut buf = vec![0.0; n * block.min(m)];
+    for start in (0..m).step_by(block) {
+        let nb = block.min(m - start);
         let y = &mut buf[..n * nb];
         y.iter_mut().for_each(|v| *v = 0.0);
         for j in 0..nb {

@@ -119,7 +119,9 @@ impl<const D: usize> Stepper<D> {
     /// The Newton correction at the current iterate into `dx` (the matrix `k`
     /// and residual `r` of the last evaluation); updates the multipliers.
     fn correction(&mut self, report: &mut StepReport) -> Result<(), StepError> {
+        let start = std::time::Instant::now();
         self.lu.factorize(&self.sys.pattern, &self.k)?;
+        let factor = start.elapsed().as_secs_f64();
         if !self.contacts.has_multipliers() {
             for i in 0..self.dx.len() {
                 self.dx[i] = -self.r[i];
@@ -144,6 +146,12 @@ impl<const D: usize> Stepper<D> {
             &mut self.dx,
             dump.as_mut().map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
         )?;
+        log::debug!(
+            "newton correction: factorization {factor:.3} s, contact subproblem {:.3} s ({} points, {} library iterations)",
+            info.seconds,
+            info.contacts,
+            info.iterations
+        );
         if info.contacts > 0 {
             report.subproblems += 1;
             report.subproblem_iterations += info.iterations;

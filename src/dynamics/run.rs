@@ -466,6 +466,7 @@ pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunEr
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
     stepper.contacts = ContactSet::new(model, D)?;
+    stepper.dump_contact = model.output.contact_problems.clone();
     let state = stepper
         .initial_state(x0, v0)
         .map_err(|source| RunError::StepFailed {

@@ -255,6 +255,12 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         .map(|v| ctx.count(v, "output.every", 1))
         .transpose()?
         .unwrap_or(10);
+    let contact_problems = raw
+        .output
+        .contact_problems
+        .as_ref()
+        .is_some_and(|v| *v.get_ref())
+        .then(|| dir.join("contact_problems"));
 
     // [mesh]
     let mesh = build_mesh(ctx, raw.mesh.as_ref(), dim)?;
@@ -339,7 +345,11 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             max_iterations,
             max_cutbacks,
         },
-        output: OutputParams { dir, every },
+        output: OutputParams {
+            dir,
+            every,
+            contact_problems,
+        },
         mesh,
         bodies,
         boundaries,
@@ -757,8 +767,8 @@ fn build_contact(
         .as_ref()
         .map(|s| (s.get_ref().as_str(), s.span()))
     {
-        None | Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
-        Some(("exact", _)) => Enforcement::Exact,
+        Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
+        None | Some(("exact", _)) => Enforcement::Exact,
         Some(("penalty", _)) => Enforcement::Penalty,
         Some((other, span)) => {
             return ctx.err(

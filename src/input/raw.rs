@@ -53,6 +53,7 @@ pub struct RawSolver {
 pub struct RawOutput {
     pub dir: Option<Spanned<String>>,
     pub every: Option<Spanned<i64>>,
+    pub contact_problems: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
