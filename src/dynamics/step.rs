@@ -24,6 +24,11 @@ use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
 
+/// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
+/// that restoring the stiffness pattern can rebuild the factorization.
+mod snapshot;
+pub use snapshot::{PairSnapshot, PointSnapshot, RestoreError, StepperSnapshot, SNAPSHOT_VERSION};
+
 /// Gauss–Seidel sweeps of the velocity update's impulse solve.
 const MAX_SWEEPS: usize = 1000;
 

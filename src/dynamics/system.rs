@@ -198,6 +198,11 @@ impl<const D: usize> System<D> {
         Ok(sys)
     }
 
+    /// The extra node couplings the pattern holds (set by [`System::set_couplings`]).
+    pub fn couplings(&self) -> &[Vec<usize>] {
+        &self.couplings
+    }
+
     /// Rebuilds the pattern so that it also couples the nodes of each list in
     /// `couplings` (contact pairs). Returns `false` (and does nothing) when the
     /// pattern already holds every coupling; the caller then keeps its symbolic

@@ -4,8 +4,11 @@
 //! Relative paths in the file are relative to the file's directory.
 //! The keys are documented once, in [`KEYS`], which `docs/input.md` reproduces.
 
+pub mod budget;
 mod keys;
 mod raw;
+
+use budget::Size;
 
 pub use keys::{markdown, KEYS};
 
@@ -14,7 +17,7 @@ use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
     Body, Boundary, ContactSpec, Enforcement, Integrator, MassKind, MasterSpec, Model,
-    OutputParams, SolverParams, TimeParams,
+    OutputParams, SolverParams, TimeParams, Warning,
 };
 use raw::*;
 use std::ops::Range;
@@ -238,6 +241,22 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         );
     }
 
+    let adaptive = raw.time.adaptive.as_ref().map_or(true, |a| *a.get_ref());
+    let dt_min = match &raw.time.dt_min {
+        Some(v) => {
+            let m = ctx.positive(v, "time.dt_min")?;
+            if m > dt {
+                return ctx.err(
+                    Some(v.span()),
+                    "time.dt_min",
+                    format!("must not exceed time.dt = {dt}, got {m}"),
+                );
+            }
+            m
+        }
+        None => dt / (1u64 << max_cutbacks) as f64,
+    };
+
     // [output]
     let dir = match &raw.output.dir {
         Some(d) => ctx.path(d.get_ref()),
@@ -250,6 +269,13 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         .map(|v| ctx.count(v, "output.every", 1))
         .transpose()?
         .unwrap_or(10);
+    let checkpoint_every = raw
+        .output
+        .checkpoint_every
+        .as_ref()
+        .map(|v| ctx.count(v, "output.checkpoint_every", 0))
+        .transpose()?
+        .unwrap_or(100);
 
     // [mesh]
     let mesh = build_mesh(ctx, raw.mesh.as_ref(), dim)?;
@@ -314,6 +340,22 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         contacts.push(build_contact(ctx, c, i, dim, &mesh)?);
     }
 
+    let mut warnings = Vec::new();
+    if let Some(t) = &raw.solver.tolerance {
+        if tolerance < 1e-13 {
+            warnings.push(Warning {
+                key: "solver.tolerance".into(),
+                line: Some(ctx.line_of(t.span())),
+                message: format!(
+                    "{tolerance:e} is below what double precision reaches (about 1e-13 of the force scale); Newton stops at the round-off floor instead (a correction below 1e-14 of the positions)"
+                ),
+            });
+        }
+    }
+    for (i, (c, spec)) in raw.contact.iter().zip(&contacts).enumerate() {
+        contact_warnings(ctx, c, spec, i, integrator, &mut warnings);
+    }
+
     mesh.check_elements().map_err(|e| InputError {
         file: ctx.file.to_path_buf(),
         line: None,
@@ -328,20 +370,61 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             dt,
             end,
             integrator,
+            adaptive,
+            dt_min,
         },
         solver: SolverParams {
             tolerance,
             max_iterations,
             max_cutbacks,
         },
-        output: OutputParams { dir, every },
+        output: OutputParams {
+            dir,
+            every,
+            checkpoint_every,
+        },
         mesh,
         bodies,
         boundaries,
         gravity,
         contacts,
         source: ctx.file.to_path_buf(),
+        warnings,
     })
+}
+
+/// Keys of `[[contact]]` `i` that are set but have no effect.
+fn contact_warnings(
+    ctx: &Ctx,
+    c: &RawContact,
+    spec: &ContactSpec,
+    i: usize,
+    integrator: Integrator,
+    out: &mut Vec<Warning>,
+) {
+    let mut unused = |key: &str, span: Range<usize>, why: &str| {
+        out.push(Warning {
+            key: format!("contact[{i}].{key}"),
+            line: Some(ctx.line_of(span)),
+            message: format!("has no effect {why}"),
+        })
+    };
+    if spec.enforcement == Enforcement::Penalty {
+        if let Some(v) = &c.max_augmentations {
+            unused("max_augmentations", v.span(), "with enforcement = \"penalty\" (no augmentations)");
+        }
+        if let Some(v) = &c.tolerance {
+            unused("tolerance", v.span(), "with enforcement = \"penalty\" (no constraint tolerance is enforced)");
+        }
+    }
+    if spec.friction == 0.0 {
+        if let Some(v) = &c.tangential_penalty {
+            unused("tangential_penalty", v.span(), "without friction (friction = 0)");
+        }
+    }
+    if let (Integrator::Newmark { .. }, Some(v)) = (integrator, &c.velocity_update) {
+        unused("velocity_update", v.span(), "with integrator = \"newmark\" (the update belongs to the energy-momentum scheme)");
+    }
 }
 
 fn missing_group(name: &str, mesh: &Mesh) -> String {
@@ -474,6 +557,7 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
         dim,
         ..Mesh::default()
     };
+    let mut planned = Size::default();
     if let Some(f) = &raw.file {
         let path = ctx.path(f.get_ref());
         let m = mesh::read(&path, dim).map_err(|e| InputError {
@@ -482,11 +566,18 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
             key: "mesh.file".into(),
             message: e.to_string(),
         })?;
+        let n_el: usize = m.groups.iter().map(|g| g.elements.len()).sum();
+        planned = Size {
+            nodes: m.nodes.len() as f64,
+            elements: n_el as f64,
+            per_element: if dim == 3 { 8.0 } else { 4.0 },
+        };
+        fits(ctx, planned, dim, Some(f.span()), "mesh.file")?;
         mesh = m;
     }
     for (i, g) in raw.generate.iter().enumerate() {
         let key = format!("mesh.generate[{i}]");
-        let part = generate(ctx, g, &key, dim)?;
+        let part = generate(ctx, g, &key, dim, &mut planned)?;
         mesh.append(part).map_err(|e| InputError {
             file: ctx.file.to_path_buf(),
             line: Some(ctx.line_of(g.name.span())),
@@ -504,7 +595,45 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
     Ok(mesh)
 }
 
-fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, InputError> {
+/// Refuses a model whose estimated memory (see [`budget`]) exceeds this
+/// machine's, before anything that size is allocated.
+fn fits(
+    ctx: &Ctx,
+    size: Size,
+    dim: usize,
+    span: Option<Range<usize>>,
+    key: &str,
+) -> Result<(), InputError> {
+    let need = budget::run_bytes(dim, size);
+    match budget::machine_bytes() {
+        Some(have) if need > have => ctx.err(
+            span,
+            key,
+            format!(
+                "the model would have about {:.3e} elements and {:.3e} nodes, which needs an estimated {} of memory; this machine has {} (reduce the divisions or the mesh)",
+                size.elements,
+                size.nodes,
+                budget::human(need),
+                budget::human(have)
+            ),
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn generate(
+    ctx: &Ctx,
+    g: &RawGenerate,
+    key: &str,
+    dim: usize,
+    planned: &mut Size,
+) -> Result<Mesh, InputError> {
+    // refuses the part if, with what came before, it cannot fit
+    let mut reserve = |part: Size| -> Result<(), InputError> {
+        *planned = planned.add(part);
+        let span = g.divisions.as_ref().map(|d| d.span());
+        fits(ctx, *planned, dim, span, &format!("{key}.divisions"))
+    };
     let need =
         |v: Option<&Spanned<Vec<f64>>>, k: &str, len: usize| -> Result<[f64; 3], InputError> {
             match v {
@@ -608,6 +737,10 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
                     );
                 }
             };
+            reserve(budget::box_size(
+                &div,
+                matches!(element, ElementKind::Tri3 | ElementKind::Tet4),
+            ))?;
             mesh::generate::box_mesh(name, &min[..dim], &max[..dim], &div, element)
                 .map_err(mesh_err)
         }
@@ -627,6 +760,7 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
                 );
             }
             let div = divisions(Some(2))?;
+            reserve(budget::ring_size(div[0], div[1]))?;
             mesh::generate::ring(name, [c[0], c[1]], radius, thickness, [div[0], div[1]])
                 .map_err(mesh_err)
         }
@@ -637,6 +771,7 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
             let c = need(g.center.as_ref(), "center", 2)?;
             let radius = need_pos(g.radius.as_ref(), "radius")?;
             let div = divisions(Some(1))?;
+            reserve(budget::disk_size(div[0]))?;
             mesh::generate::disk(name, [c[0], c[1]], radius, div[0]).map_err(mesh_err)
         }
         "ball" => {
@@ -646,6 +781,7 @@ fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, I
             let c = need(g.center.as_ref(), "center", 3)?;
             let radius = need_pos(g.radius.as_ref(), "radius")?;
             let div = divisions(Some(1))?;
+            reserve(budget::ball_size(div[0]))?;
             mesh::generate::ball(name, c, radius, div[0]).map_err(mesh_err)
         }
         other => ctx.err(

@@ -38,6 +38,8 @@ pub struct RawTime {
     pub integrator: Option<Spanned<String>>,
     pub beta: Option<Spanned<f64>>,
     pub gamma: Option<Spanned<f64>>,
+    pub adaptive: Option<Spanned<bool>>,
+    pub dt_min: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -53,6 +55,7 @@ pub struct RawSolver {
 pub struct RawOutput {
     pub dir: Option<Spanned<String>>,
     pub every: Option<Spanned<i64>>,
+    pub checkpoint_every: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
