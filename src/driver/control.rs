@@ -138,8 +138,10 @@ impl StepControl {
                     return Ok((s, report, size));
                 }
                 Err(e) => {
-                    let next = 0.5 * size;
-                    if !e.retryable() || cuts >= self.max_cutbacks || next < self.dt_min * (1.0 - 1e-12) {
+                    // half the size, but not below dt_min (the last cut may be
+                    // less than a halving: adaptive sizes are no powers of 2)
+                    let next = (0.5 * size).max(self.dt_min);
+                    if !e.retryable() || cuts >= self.max_cutbacks || size <= self.dt_min * (1.0 + 1e-12) {
                         return Err(StepFailure {
                             t: s0.t,
                             dt: size,

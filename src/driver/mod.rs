@@ -293,7 +293,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
                     source,
                 }
             })?;
-            rec.step(&stepper, &model.gravity, &s1, h, &report, &forces)?;
+            rec.step(&stepper, &model.gravity, &state, &s1, h, &report, &forces)?;
             residual_histories.push(report.residual_history);
             state = s1;
             let landed = control.next_target > targets;

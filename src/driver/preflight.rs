@@ -54,7 +54,7 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
     ));
     if ratio > DT_WARN_RATIO {
         p.warnings.push(format!(
-            "{file}: time.dt: {:.4e} is {ratio:.0}× the explicit stable step {:.3e}: the implicit scheme stays stable, but waves shorter than about {ratio:.0} elements are not resolved, an impact is spread over few steps, and Newton may need cut-backs; the validation cases use at most about 15×",
+            "{file}: time.dt: {:.4e} is {ratio:.0}× the explicit stable step {:.3e}: the implicit scheme stays stable, but waves shorter than about {ratio:.0} element lengths are not resolved, an impact is spread over few steps, and Newton may need cut-backs; the validation cases use at most about 15×",
             model.time.dt, info.stable_dt
         ));
     }

@@ -239,6 +239,7 @@ impl Recorder {
         &mut self,
         stepper: &Stepper<D>,
         gravity: &[f64; 3],
+        s0: &State,
         s: &State,
         dt: f64,
         report: &StepReport,
@@ -248,7 +249,7 @@ impl Recorder {
         self.balance.step(m, report);
         self.history_row(s.t, dt, &m, report)?;
         self.body_rows(stepper, s)?;
-        self.force_rows::<D>(s, forces)?;
+        self.force_rows::<D>(s0, s, forces)?;
         self.last_reaction = Some(forces.reaction.clone());
         Ok(())
     }
@@ -299,7 +300,14 @@ impl Recorder {
         Ok(())
     }
 
-    fn force_rows<const D: usize>(&mut self, s: &State, f: &StepForces) -> Result<(), OutputError> {
+    /// `reactions.csv` and `contacts.csv` rows; moments about the origin at
+    /// the step's midpoint positions (where the forces of eq. 54 act).
+    fn force_rows<const D: usize>(
+        &mut self,
+        s0: &State,
+        s: &State,
+        f: &StepForces,
+    ) -> Result<(), OutputError> {
         if let Some(w) = self.reactions.as_mut() {
             for sup in &self.supports {
                 let (mut force, mut moment) = ([0.0; 3], [0.0; 3]);
@@ -308,7 +316,9 @@ impl Recorder {
                     let mut r = [0.0; 3];
                     r[i] = f.reaction[dof];
                     let mut x = [0.0; 3];
-                    x[..D].copy_from_slice(&s.x[a * D..a * D + D]);
+                    for k in 0..D {
+                        x[k] = 0.5 * (s0.x[a * D + k] + s.x[a * D + k]);
+                    }
                     force[i] += r[i];
                     let m = [x[1] * r[2] - x[2] * r[1], x[2] * r[0] - x[0] * r[2], x[0] * r[1] - x[1] * r[0]];
                     (0..3).for_each(|k| moment[k] += m[k]);

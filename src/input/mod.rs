@@ -771,7 +771,10 @@ fn generate(
             let c = need(g.center.as_ref(), "center", 2)?;
             let radius = need_pos(g.radius.as_ref(), "radius")?;
             let div = divisions(Some(1))?;
-            reserve(budget::disk_size(div[0]))?;
+            if div[0] <= 50_000 {
+                // (larger counts are the generator's own error)
+                reserve(budget::disk_size(div[0]))?;
+            }
             mesh::generate::disk(name, [c[0], c[1]], radius, div[0]).map_err(mesh_err)
         }
         "ball" => {
@@ -781,7 +784,10 @@ fn generate(
             let c = need(g.center.as_ref(), "center", 3)?;
             let radius = need_pos(g.radius.as_ref(), "radius")?;
             let div = divisions(Some(1))?;
-            reserve(budget::ball_size(div[0]))?;
+            if div[0] <= 1000 {
+                // (larger counts are the generator's own error)
+                reserve(budget::ball_size(div[0]))?;
+            }
             mesh::generate::ball(name, c, radius, div[0]).map_err(mesh_err)
         }
         other => ctx.err(
