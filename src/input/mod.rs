@@ -133,7 +133,12 @@ pub fn parse(path: &Path, text: &str) -> Result<Model, InputError> {
         file: path.to_path_buf(),
         line: e.span().map(|s| ctx.line_of(s)),
         key: String::new(),
-        message: e.message().trim().to_string(),
+        // serde names Rust types; say what the file should hold
+        message: e
+            .message()
+            .trim()
+            .replace("expected i64", "expected an integer")
+            .replace("expected f64", "expected a number"),
     })?;
     build(&ctx, raw)
 }
