@@ -109,7 +109,7 @@ impl StepControl {
             } else {
                 (remaining, true)
             }
-        } else if remaining < 2.0 * h && self.adaptive {
+        } else if self.adaptive && remaining < 2.0 * h * (1.0 - 1e-9) {
             (0.5 * remaining, false)
         } else {
             (h, false)

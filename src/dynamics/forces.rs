@@ -305,7 +305,10 @@ impl ForceProbe {
         }
         for e in faces {
             let nodes = e.nodes();
-            let xs: Vec<[f64; 3]> = nodes.iter().map(|&a| node_x(x, a, D)).collect();
+            let mut xs = [[0.0; 3]; 4];
+            for (k, &a) in nodes.iter().enumerate() {
+                xs[k] = node_x(x, a, D);
+            }
             let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
             let raw = match e.kind {
                 ElementKind::Line2 => {
