@@ -113,10 +113,7 @@ fn preflight_of(model: &emcontact::model::Model, strict: bool) -> Result<preflig
         eprintln!("{label}: {w}");
     }
     if strict && !p.warnings.is_empty() {
-        eprintln!(
-            "{} warning(s) and --strict: stopping",
-            p.warnings.len()
-        );
+        eprintln!("{} warning(s) and --strict: stopping", p.warnings.len());
         return Err(2);
     }
     Ok(p)

@@ -93,7 +93,12 @@ fn refused(o: &Outcome, file: &str, names: &[&str]) {
         assert!(o.stderr.contains(n), "names {n:?}: {}", o.stderr);
     }
     assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
-    assert_eq!(o.stderr.lines().filter(|l| l.starts_with("error")).count(), 1, "one error: {}", o.stderr);
+    assert_eq!(
+        o.stderr.lines().filter(|l| l.starts_with("error")).count(),
+        1,
+        "one error: {}",
+        o.stderr
+    );
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -107,42 +112,131 @@ fn case(base: &str, from: &str, to: &str, names: &[&str]) {
     assert!(base.contains(from), "test bug: {from:?}");
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "case.toml", &base.replacen(from, to, 1));
-    refused(&emcontact(&["check", p.to_str().unwrap()]), "case.toml", names);
+    refused(
+        &emcontact(&["check", p.to_str().unwrap()]),
+        "case.toml",
+        names,
+    );
 }
 
 #[test]
 fn time_keys() {
-    case(PLATE, "dt = 0.01", "dt = -0.01", &["time.dt", "line 6", "positive"]);
+    case(
+        PLATE,
+        "dt = 0.01",
+        "dt = -0.01",
+        &["time.dt", "line 6", "positive"],
+    );
     case(PLATE, "end = 0.02", "end = 0.0", &["time.end", "positive"]);
-    case(PLATE, "end = 0.02", "end = 0.02\nintegrator = \"rk4\"", &["time.integrator", "\"energy-momentum\" or \"newmark\""]);
-    case(PLATE, "end = 0.02", "end = 0.02\nbeta = 0.3", &["time.beta", "newmark"]);
-    case(PLATE, "end = 0.02", "end = 0.02\nintegrator = \"newmark\"\ngamma = -1.0", &["time.gamma", "≥ 0"]);
-    case(PLATE, "end = 0.02", "end = 0.02\ndt_min = 0.1", &["time.dt_min", "must not exceed time.dt"]);
-    case(PLATE, "end = 0.02", "end = 0.02\ndt_min = -1.0", &["time.dt_min", "positive"]);
-    case(PLATE, "end = 0.02", "end = 0.02\nadaptive = \"yes\"", &["line 8", "bool"]);
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\nintegrator = \"rk4\"",
+        &["time.integrator", "\"energy-momentum\" or \"newmark\""],
+    );
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\nbeta = 0.3",
+        &["time.beta", "newmark"],
+    );
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\nintegrator = \"newmark\"\ngamma = -1.0",
+        &["time.gamma", "≥ 0"],
+    );
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\ndt_min = 0.1",
+        &["time.dt_min", "must not exceed time.dt"],
+    );
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\ndt_min = -1.0",
+        &["time.dt_min", "positive"],
+    );
+    case(
+        PLATE,
+        "end = 0.02",
+        "end = 0.02\nadaptive = \"yes\"",
+        &["line 8", "bool"],
+    );
 }
 
 #[test]
 fn solver_and_output_keys() {
-    case(PLATE, "[mesh]", "[solver]\ntolerance = 0.0\n[mesh]", &["solver.tolerance", "positive"]);
-    case(PLATE, "[mesh]", "[solver]\nmax_iterations = 0\n[mesh]", &["solver.max_iterations", "≥ 1"]);
-    case(PLATE, "[mesh]", "[solver]\nmax_cutbacks = 31\n[mesh]", &["solver.max_cutbacks", "at most 30"]);
-    case(PLATE, "[mesh]", "[output]\nevery = 0\n[mesh]", &["output.every", "≥ 1"]);
-    case(PLATE, "[mesh]", "[output]\ncheckpoint_every = -1\n[mesh]", &["output.checkpoint_every", "≥ 0"]);
-    case(PLATE, "name = \"plate\"", "name = \"a/b\"", &["problem.name", "path separators"]);
-    case(PLATE, "dimension = 2", "dimension = \"2\"", &["line 4", "integer"]);
+    case(
+        PLATE,
+        "[mesh]",
+        "[solver]\ntolerance = 0.0\n[mesh]",
+        &["solver.tolerance", "positive"],
+    );
+    case(
+        PLATE,
+        "[mesh]",
+        "[solver]\nmax_iterations = 0\n[mesh]",
+        &["solver.max_iterations", "≥ 1"],
+    );
+    case(
+        PLATE,
+        "[mesh]",
+        "[solver]\nmax_cutbacks = 31\n[mesh]",
+        &["solver.max_cutbacks", "at most 30"],
+    );
+    case(
+        PLATE,
+        "[mesh]",
+        "[output]\nevery = 0\n[mesh]",
+        &["output.every", "≥ 1"],
+    );
+    case(
+        PLATE,
+        "[mesh]",
+        "[output]\ncheckpoint_every = -1\n[mesh]",
+        &["output.checkpoint_every", "≥ 0"],
+    );
+    case(
+        PLATE,
+        "name = \"plate\"",
+        "name = \"a/b\"",
+        &["problem.name", "path separators"],
+    );
+    case(
+        PLATE,
+        "dimension = 2",
+        "dimension = \"2\"",
+        &["line 4", "integer"],
+    );
 }
 
 #[test]
 fn generators() {
-    case(PLATE, "divisions = [2, 2]", "divisions = [0, 2]", &["mesh.generate[0].divisions", "≥ 1"]);
-    case(PLATE, "divisions = [2, 2]", "divisions = [2]", &["mesh.generate[0].divisions", "expected 2 numbers"]);
+    case(
+        PLATE,
+        "divisions = [2, 2]",
+        "divisions = [0, 2]",
+        &["mesh.generate[0].divisions", "≥ 1"],
+    );
+    case(
+        PLATE,
+        "divisions = [2, 2]",
+        "divisions = [2]",
+        &["mesh.generate[0].divisions", "expected 2 numbers"],
+    );
 }
 
 #[test]
 fn oversized_meshes_are_refused_before_allocating() {
     // 10⁹ hex8: refused by the memory estimate, in well under a second
-    case(BOX3, "divisions = [1, 1, 1]", "divisions = [1000, 1000, 1000]", &["mesh.generate[0].divisions", "memory", "this machine has"]);
+    case(
+        BOX3,
+        "divisions = [1, 1, 1]",
+        "divisions = [1000, 1000, 1000]",
+        &["mesh.generate[0].divisions", "memory", "this machine has"],
+    );
     // a ball of 1000 divisions: 3.4e9 hex8
     case(
         BOX3,
@@ -157,7 +251,12 @@ fn oversized_meshes_are_refused_before_allocating() {
         &["mesh.generate[0]", "1 to 1000"],
     );
     // a 2D box of 10¹⁰ quads
-    case(PLATE, "divisions = [2, 2]", "divisions = [100000, 100000]", &["mesh.generate[0].divisions", "memory"]);
+    case(
+        PLATE,
+        "divisions = [2, 2]",
+        "divisions = [100000, 100000]",
+        &["mesh.generate[0].divisions", "memory"],
+    );
 }
 
 #[test]
@@ -168,21 +267,79 @@ fn generator_shapes() {
         "kind = \"ring\"\nname = \"plate\"\ncenter = [0.0, 0.0]\nradius = 1.0\nthickness = 2.5\ndivisions = [8, 1]",
         &["mesh.generate[0].thickness", "twice the radius"],
     );
-    case(BOX3, "kind = \"box\"", "kind = \"ring\"", &["mesh.generate[0].kind", "2D generator"]);
-    case(PLATE, "kind = \"box\"", "kind = \"sphere\"", &["mesh.generate[0].kind", "\"box\", \"ring\", \"disk\" or \"ball\""]);
-    case(PLATE, "divisions = [2, 2]", "divisions = [2, 2]\nelement = \"hex8\"", &["mesh.generate[0].element", "\"quad4\" or \"tri3\""]);
+    case(
+        BOX3,
+        "kind = \"box\"",
+        "kind = \"ring\"",
+        &["mesh.generate[0].kind", "2D generator"],
+    );
+    case(
+        PLATE,
+        "kind = \"box\"",
+        "kind = \"sphere\"",
+        &[
+            "mesh.generate[0].kind",
+            "\"box\", \"ring\", \"disk\" or \"ball\"",
+        ],
+    );
+    case(
+        PLATE,
+        "divisions = [2, 2]",
+        "divisions = [2, 2]\nelement = \"hex8\"",
+        &["mesh.generate[0].element", "\"quad4\" or \"tri3\""],
+    );
 }
 
 #[test]
 fn bodies_and_boundaries() {
-    case(PLATE, "group = \"plate\"", "group = \"plate_ymin\"", &["body[0].group", "dimension 1"]);
-    case(PLATE, "model = \"svk\"", "model = \"hooke\"", &["body[0].material.model", "\"svk\" or \"neo-hookean\""]);
-    case(PLATE, "density = 1.0 }", "density = 1.0 }\nmass = \"diagonal\"", &["body[0].mass", "\"lumped\" or \"consistent\""]);
-    case(PLATE, "density = 1.0 }", "density = 1.0 }\nvelocity = [1.0, 0.0, 0.0]", &["body[0].velocity", "expected 2 components"]);
-    case(PLATE, "density = 1.0 }", "density = 1.0 }\nangular_velocity = [0.0, 0.0, 1.0]", &["body[0].angular_velocity", "a number"]);
-    case(PLATE, "[[contact]]", "[[boundary]]\ngroup = \"plate_xmin\"\nfix = [\"w\"]\n[[contact]]", &["boundary[0].fix", "\"x\", \"y\""]);
-    case(PLATE, "[[contact]]", "[[boundary]]\ngroup = \"left\"\nfix = [\"x\"]\n[[contact]]", &["boundary[0].group", "no group \"left\""]);
-    case(PLATE, "[[contact]]", "[gravity]\nacceleration = [0.0, -9.81, 0.0]\n[[contact]]", &["gravity.acceleration", "expected 2 components"]);
+    case(
+        PLATE,
+        "group = \"plate\"",
+        "group = \"plate_ymin\"",
+        &["body[0].group", "dimension 1"],
+    );
+    case(
+        PLATE,
+        "model = \"svk\"",
+        "model = \"hooke\"",
+        &["body[0].material.model", "\"svk\" or \"neo-hookean\""],
+    );
+    case(
+        PLATE,
+        "density = 1.0 }",
+        "density = 1.0 }\nmass = \"diagonal\"",
+        &["body[0].mass", "\"lumped\" or \"consistent\""],
+    );
+    case(
+        PLATE,
+        "density = 1.0 }",
+        "density = 1.0 }\nvelocity = [1.0, 0.0, 0.0]",
+        &["body[0].velocity", "expected 2 components"],
+    );
+    case(
+        PLATE,
+        "density = 1.0 }",
+        "density = 1.0 }\nangular_velocity = [0.0, 0.0, 1.0]",
+        &["body[0].angular_velocity", "a number"],
+    );
+    case(
+        PLATE,
+        "[[contact]]",
+        "[[boundary]]\ngroup = \"plate_xmin\"\nfix = [\"w\"]\n[[contact]]",
+        &["boundary[0].fix", "\"x\", \"y\""],
+    );
+    case(
+        PLATE,
+        "[[contact]]",
+        "[[boundary]]\ngroup = \"left\"\nfix = [\"x\"]\n[[contact]]",
+        &["boundary[0].group", "no group \"left\""],
+    );
+    case(
+        PLATE,
+        "[[contact]]",
+        "[gravity]\nacceleration = [0.0, -9.81, 0.0]\n[[contact]]",
+        &["gravity.acceleration", "expected 2 components"],
+    );
     case(
         PLATE,
         "[[body]]",
@@ -194,14 +351,52 @@ fn bodies_and_boundaries() {
 #[test]
 fn contact_keys() {
     let plane = "master_plane = { point = [0.0, -0.1], normal = [0.0, 1.0] }";
-    case(PLATE, plane, &format!("{plane}\nmaster = \"plate_ymax\""), &["contact[0].master", "not both"]);
+    case(
+        PLATE,
+        plane,
+        &format!("{plane}\nmaster = \"plate_ymax\""),
+        &["contact[0].master", "not both"],
+    );
     case(PLATE, plane, "", &["contact[0].master", "missing"]);
-    case(PLATE, plane, &format!("{plane}\nfriction = -0.1"), &["contact[0].friction", "≥ 0"]);
-    case(PLATE, "slave = \"plate_ymin\"", "slave = \"plate\"", &["contact[0].slave", "surface group"]);
-    case(PLATE, plane, &format!("{plane}\nenforcement = \"lagrange\""), &["contact[0].enforcement", "\"augmented-lagrangian\" or \"penalty\""]);
-    case(PLATE, "normal = [0.0, 1.0]", "normal = [0.0, 0.0]", &["contact[0].master_plane.normal", "zero vector"]);
-    case(PLATE, plane, "master = \"plate_ymin\"", &["contact[0].slave", "different surfaces"]);
-    case(PLATE, plane, &format!("{plane}\nmax_augmentations = 0"), &["contact[0].max_augmentations", "≥ 1"]);
+    case(
+        PLATE,
+        plane,
+        &format!("{plane}\nfriction = -0.1"),
+        &["contact[0].friction", "≥ 0"],
+    );
+    case(
+        PLATE,
+        "slave = \"plate_ymin\"",
+        "slave = \"plate\"",
+        &["contact[0].slave", "surface group"],
+    );
+    case(
+        PLATE,
+        plane,
+        &format!("{plane}\nenforcement = \"lagrange\""),
+        &[
+            "contact[0].enforcement",
+            "\"augmented-lagrangian\" or \"penalty\"",
+        ],
+    );
+    case(
+        PLATE,
+        "normal = [0.0, 1.0]",
+        "normal = [0.0, 0.0]",
+        &["contact[0].master_plane.normal", "zero vector"],
+    );
+    case(
+        PLATE,
+        plane,
+        "master = \"plate_ymin\"",
+        &["contact[0].slave", "different surfaces"],
+    );
+    case(
+        PLATE,
+        plane,
+        &format!("{plane}\nmax_augmentations = 0"),
+        &["contact[0].max_augmentations", "≥ 1"],
+    );
 }
 
 /// `square_tri.msh41b.msh` / `.msh22b.msh` with the header changed.
@@ -221,18 +416,28 @@ fn msh_case(source: &str, edit: impl Fn(&mut Vec<u8>), names: &[&str]) {
             )
             .replace("slave = \"plate_ymin\"", "slave = \"bottom\""),
     );
-    refused(&emcontact(&["check", p.to_str().unwrap()]), "case.toml", names);
+    refused(
+        &emcontact(&["check", p.to_str().unwrap()]),
+        "case.toml",
+        names,
+    );
 }
 
 fn marker_at(bytes: &[u8], header: &[u8]) -> usize {
-    let i = bytes.windows(header.len()).position(|w| w == header).unwrap();
+    let i = bytes
+        .windows(header.len())
+        .position(|w| w == header)
+        .unwrap();
     i + header.len()
 }
 
 #[test]
 fn binary_msh_byte_order_and_type_errors() {
     // the binary marker written big-endian while the data are little-endian
-    for (file, header) in [("square_tri.msh41b.msh", &b"4.1 1 8\n"[..]), ("square_tri.msh22b.msh", &b"2.2 1 8\n"[..])] {
+    for (file, header) in [
+        ("square_tri.msh41b.msh", &b"4.1 1 8\n"[..]),
+        ("square_tri.msh22b.msh", &b"2.2 1 8\n"[..]),
+    ] {
         msh_case(
             file,
             |b| {
@@ -268,7 +473,12 @@ fn output_folders_that_cannot_be_used() {
     let p = write(dir.path(), "case.toml", PLATE);
     // a regular file where the folder should be
     let blocker = write(dir.path(), "blocker", "x");
-    let o = emcontact(&["run", p.to_str().unwrap(), "--out", blocker.join("out").to_str().unwrap()]);
+    let o = emcontact(&[
+        "run",
+        p.to_str().unwrap(),
+        "--out",
+        blocker.join("out").to_str().unwrap(),
+    ]);
     refused(&o, "blocker", &["cannot create the output folder"]);
     // a read-only folder (root may write anyway: then only the message is not tested)
     let ro = dir.path().join("ro");
@@ -276,10 +486,20 @@ fn output_folders_that_cannot_be_used() {
     let mut perm = std::fs::metadata(&ro).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o555);
     std::fs::set_permissions(&ro, perm).unwrap();
-    let o = emcontact(&["run", p.to_str().unwrap(), "--out", ro.join("out").to_str().unwrap(), "-q"]);
+    let o = emcontact(&[
+        "run",
+        p.to_str().unwrap(),
+        "--out",
+        ro.join("out").to_str().unwrap(),
+        "-q",
+    ]);
     if o.code != Some(0) {
         refused(&o, "ro", &["output folder"]);
-        assert!(!o.stderr.contains("kept"), "claims no kept files: {}", o.stderr);
+        assert!(
+            !o.stderr.contains("kept"),
+            "claims no kept files: {}",
+            o.stderr
+        );
     }
     // /proc is never writable, not even for root
     let o = emcontact(&["run", p.to_str().unwrap(), "--out", "/proc/emcontact-out"]);

@@ -90,17 +90,30 @@ fn the_step_grows_back_after_a_cut_back() {
             s.max_energy_drift
         );
         assert_eq!(r.dts.len(), s.steps, "{name}: one history row per step");
-        assert!(r.dts.iter().all(|&d| d > 0.0 && d <= 1.0), "{name}: 0 < Δt ≤ time.dt");
+        assert!(
+            r.dts.iter().all(|&d| d > 0.0 && d <= 1.0),
+            "{name}: 0 < Δt ≤ time.dt"
+        );
         let min = r.dts.iter().cloned().fold(f64::INFINITY, f64::min);
-        assert_eq!(min, s.smallest_dt, "{name}: the summary's smallest step is history's");
+        assert_eq!(
+            min, s.smallest_dt,
+            "{name}: the summary's smallest step is history's"
+        );
         // the dt column is the step taken: t advances by it (to round-off)
         for k in 0..r.dts.len() {
-            assert!((r.ts[k + 1] - r.ts[k] - r.dts[k]).abs() <= 1e-12, "{name}: row {k}");
+            assert!(
+                (r.ts[k + 1] - r.ts[k] - r.dts[k]).abs() <= 1e-12,
+                "{name}: row {k}"
+            );
         }
         // frames exactly at k · every · dt, and at the end
         let want: Vec<f64> = (0..=10).map(|k| (3 * k) as f64).collect();
         assert_eq!(r.frames, want, "{name}: output times hit exactly");
-        assert!(s.max_energy_drift < 1e-9, "{name}: energy {:.1e}", s.max_energy_drift);
+        assert!(
+            s.max_energy_drift < 1e-9,
+            "{name}: energy {:.1e}",
+            s.max_energy_drift
+        );
     }
     // the old rule: every Δt interval fails first
     assert!(
@@ -109,6 +122,13 @@ fn the_step_grows_back_after_a_cut_back() {
         fixed.summary.cutbacks
     );
     let share = adaptive.summary.cutbacks as f64 / adaptive.summary.steps as f64;
-    assert!(share < 0.2, "adaptive: {:.1} % of the steps cut back", 100.0 * share);
-    assert!(adaptive.summary.steps < fixed.summary.steps, "fewer steps than halving every interval");
+    assert!(
+        share < 0.2,
+        "adaptive: {:.1} % of the steps cut back",
+        100.0 * share
+    );
+    assert!(
+        adaptive.summary.steps < fixed.summary.steps,
+        "fewer steps than halving every interval"
+    );
 }

@@ -133,9 +133,16 @@ fn balance(text: &str, base: &str) -> usize {
         let scale = norm(r).max(norm(c)).max(norm(inertia));
         if p.active > 0 {
             touched += 1;
-            assert_eq!(p.active, report.active, "point counts agree with the stepper");
+            assert_eq!(
+                p.active, report.active,
+                "point counts agree with the stepper"
+            );
             assert!(scale > 0.0);
-            let miss = [r[0] + c[0] - inertia[0], r[1] + c[1] - inertia[1], r[2] + c[2] - inertia[2]];
+            let miss = [
+                r[0] + c[0] - inertia[0],
+                r[1] + c[1] - inertia[1],
+                r[2] + c[2] - inertia[2],
+            ];
             let rel = norm(miss) / scale;
             worst = worst.max(rel);
             assert!(
@@ -158,7 +165,10 @@ fn balance(text: &str, base: &str) -> usize {
 
 #[test]
 fn blocks_base_reaction_balances_contact_and_inertia() {
-    assert!(balance(BLOCKS, "base") >= 3, "the cube must land on the base");
+    assert!(
+        balance(BLOCKS, "base") >= 3,
+        "the cube must land on the base"
+    );
 }
 
 #[test]
@@ -191,7 +201,10 @@ fn reactions_and_contacts_are_written() {
     assert_eq!(col(&c, "slip"), col(&h, "slip")[1..].to_vec());
     let (w, d) = (col(&c, "work"), col(&h, "dissipation"));
     for k in 0..w.len() {
-        assert!((w[k] - d[k + 1]).abs() <= 1e-12 * d[k + 1].abs().max(1e-300), "{k}");
+        assert!(
+            (w[k] - d[k + 1]).abs() <= 1e-12 * d[k + 1].abs().max(1e-300),
+            "{k}"
+        );
     }
     assert!(*w.last().unwrap() > 0.0, "μ = 0.2: the cube slides");
     // a reaction while the cube presses on the base: upward (+z) on the base

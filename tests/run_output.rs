@@ -43,7 +43,13 @@ fn s(p: &Path) -> &str {
 fn frames(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "vtu"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "vtu")
+        })
         .count()
 }
 
@@ -75,7 +81,9 @@ fn an_earlier_run_is_replaced_only_with_overwrite_and_leaves_no_stale_frames() {
     let input = dir.path().join("spin.toml");
     std::fs::write(&input, SPIN).unwrap();
     let out = dir.path().join("out");
-    assert!(emcontact(&["run", s(&input), "--out", s(&out), "-q"]).status.success());
+    assert!(emcontact(&["run", s(&input), "--out", s(&out), "-q"])
+        .status
+        .success());
     assert_eq!(frames(&out), 6);
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     // a shorter run into the same folder
@@ -83,14 +91,20 @@ fn an_earlier_run_is_replaced_only_with_overwrite_and_leaves_no_stale_frames() {
     let o = emcontact(&["run", s(&input), "--out", s(&out), "-q"]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("--overwrite") && e.contains("6 .vtu frames"), "{e}");
+    assert!(
+        e.contains("--overwrite") && e.contains("6 .vtu frames"),
+        "{e}"
+    );
     assert_eq!(frames(&out), 6, "nothing touched");
     let o = emcontact(&["run", s(&input), "--out", s(&out), "-q", "--overwrite"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let pvd = std::fs::read_to_string(out.join("spin.pvd")).unwrap();
     assert_eq!(pvd.matches("<DataSet").count(), 3);
     assert_eq!(frames(&out), 3, "no stale frames of the longer run");
-    assert!(out.join("notes.txt").exists(), "files not of a run are kept");
+    assert!(
+        out.join("notes.txt").exists(),
+        "files not of a run are kept"
+    );
 }
 
 /// A run that writes far more than 2 MB: 3D frames every step.
@@ -148,7 +162,13 @@ fn a_full_disk_stops_the_run_and_leaves_every_file_parseable() {
         let pvd = std::fs::read_to_string(out.join("big.pvd")).unwrap();
         assert!(pvd.trim_end().ends_with("</VTKFile>"));
         for line in pvd.lines().filter(|l| l.contains("file=\"")) {
-            let name = line.split("file=\"").nth(1).unwrap().split('"').next().unwrap();
+            let name = line
+                .split("file=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
             let vtu = std::fs::read_to_string(out.join(name)).unwrap();
             assert!(vtu.trim_end().ends_with("</VTKFile>"), "{name} complete");
         }
@@ -239,12 +259,18 @@ fn check_warns_and_strict_refuses() {
         ("mesh", "\"wall\""),
     ] {
         assert!(
-            e.lines().any(|l| l.starts_with("warning:") && l.contains("warn.toml") && l.contains(key) && l.contains(what)),
+            e.lines().any(|l| l.starts_with("warning:")
+                && l.contains("warn.toml")
+                && l.contains(key)
+                && l.contains(what)),
             "a warning naming {key} ({what}): {e}"
         );
     }
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("estimated memory") && stdout.contains("time per step"), "{stdout}");
+    assert!(
+        stdout.contains("estimated memory") && stdout.contains("time per step"),
+        "{stdout}"
+    );
     let o = emcontact(&["check", s(&input), "--strict"]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");

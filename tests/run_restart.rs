@@ -185,7 +185,11 @@ fn assert_same(a: &[(String, Vec<u8>)], b: &[(String, Vec<u8>)], what: &str) {
         "{what}: the same files"
     );
     for (fa, fb) in a.iter().zip(b) {
-        assert!(fa.1 == fb.1, "{what}: {} differs from the uninterrupted run's", fa.0);
+        assert!(
+            fa.1 == fb.1,
+            "{what}: {} differs from the uninterrupted run's",
+            fa.0
+        );
     }
 }
 
@@ -220,7 +224,11 @@ fn kill_and_restart(text: &str, name: &str, kills: [usize; 3], sigint: usize) {
         assert!(!status.success(), "{name}: killed at step ≥ {at}");
         stopped_at.push(Checkpoint::read(&out).unwrap().control.steps);
         restart(&input, &out);
-        assert_same(&want, &results(&out, name), &format!("{name}, kill -9 after step {k}"));
+        assert_same(
+            &want,
+            &results(&out, name),
+            &format!("{name}, kill -9 after step {k}"),
+        );
     }
     let out = dir.path().join("sigint");
     let mut child = spawn(&input, &out);
@@ -238,11 +246,18 @@ fn kill_and_restart(text: &str, name: &str, kills: [usize; 3], sigint: usize) {
     assert!(cp.control.steps >= sigint);
     stopped_at.push(cp.control.steps);
     restart(&input, &out);
-    assert_same(&want, &results(&out, name), &format!("{name}, SIGINT after step {sigint}"));
+    assert_same(
+        &want,
+        &results(&out, name),
+        &format!("{name}, SIGINT after step {sigint}"),
+    );
     println!("{name}: {total} steps; stopped at steps {stopped_at:?} and restarted, all identical");
     stopped_at.sort_unstable();
     stopped_at.dedup();
-    assert!(stopped_at.len() >= 3, "three different steps: {stopped_at:?}");
+    assert!(
+        stopped_at.len() >= 3,
+        "three different steps: {stopped_at:?}"
+    );
 }
 
 #[test]
@@ -271,20 +286,41 @@ fn a_restart_without_checkpoint_or_of_another_model_is_refused() {
         .unwrap();
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("checkpoint.bin") && e.contains("no checkpoint"), "{e}");
+    assert!(
+        e.contains("checkpoint.bin") && e.contains("no checkpoint"),
+        "{e}"
+    );
     // a checkpoint of the blocks offered to the ring
     let blocks = dir.path().join("blocks.toml");
     std::fs::write(&blocks, BLOCKS.replace("end = 0.6", "end = 0.1")).unwrap();
     let out = dir.path().join("b");
-    let o = bin().args(["run", "-q"]).arg(&blocks).arg("--out").arg(&out).output().unwrap();
+    let o = bin()
+        .args(["run", "-q"])
+        .arg(&blocks)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
     assert!(o.status.success());
-    let o = bin().arg("run").arg(&input).arg("--restart").arg(&out).output().unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&input)
+        .arg("--restart")
+        .arg(&out)
+        .output()
+        .unwrap();
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(e.contains("another model"), "{e}");
     // a damaged checkpoint
     std::fs::write(out.join("checkpoint.bin"), b"EMCCHK\0\x01garbage").unwrap();
-    let o = bin().arg("run").arg(&blocks).arg("--restart").arg(&out).output().unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&blocks)
+        .arg("--restart")
+        .arg(&out)
+        .output()
+        .unwrap();
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(e.contains("corrupt checkpoint"), "{e}");

@@ -141,7 +141,10 @@ impl StepControl {
                     // half the size, but not below dt_min (the last cut may be
                     // less than a halving: adaptive sizes are no powers of 2)
                     let next = (0.5 * size).max(self.dt_min);
-                    if !e.retryable() || cuts >= self.max_cutbacks || size <= self.dt_min * (1.0 + 1e-12) {
+                    if !e.retryable()
+                        || cuts >= self.max_cutbacks
+                        || size <= self.dt_min * (1.0 + 1e-12)
+                    {
                         return Err(StepFailure {
                             t: s0.t,
                             dt: size,
@@ -244,4 +247,3 @@ pub fn advance<const D: usize>(
         source,
     })
 }
-

@@ -160,4 +160,3 @@ pub fn write_frame<const D: usize>(
         },
     )
 }
-

@@ -11,8 +11,8 @@ pub mod checkpoint;
 pub mod control;
 mod frame;
 pub mod outdir;
-pub mod record;
 pub mod preflight;
+pub mod record;
 mod setup;
 
 pub use balance::Balance;

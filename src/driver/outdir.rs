@@ -91,7 +91,12 @@ pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), OutputDirError> {
             .count();
         let mut names: Vec<String> = old
             .iter()
-            .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .filter(|n| !is_frame(n))
             .collect();
         names.sort();

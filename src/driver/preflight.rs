@@ -144,11 +144,21 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
     let owner = node_bodies(model);
     let body_of = |group: &str| -> Option<usize> {
         let g = model.mesh.group(group)?;
-        g.elements.iter().flat_map(|e| e.nodes()).find_map(|&a| owner[a])
+        g.elements
+            .iter()
+            .flat_map(|e| e.nodes())
+            .find_map(|&a| owner[a])
     };
     for (i, spec) in model.contacts.iter().enumerate() {
-        let c = ContactPair::new(spec, &model.mesh, model.dim, stiffness, density, model.time.dt)
-            .map_err(|e| format!("{file}: contact[{i}]: {e}"))?;
+        let c = ContactPair::new(
+            spec,
+            &model.mesh,
+            model.dim,
+            stiffness,
+            density,
+            model.time.dt,
+        )
+        .map_err(|e| format!("{file}: contact[{i}]: {e}"))?;
         let factor = if spec.enforcement == Enforcement::Penalty {
             1000.0
         } else {
@@ -181,10 +191,13 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
         if spec.penalty.is_some() {
             continue;
         }
-        let soft = [Some(spec.slave.as_str()), match &spec.master {
-            MasterSpec::Surface(m) => Some(m.as_str()),
-            MasterSpec::Plane { .. } => None,
-        }]
+        let soft = [
+            Some(spec.slave.as_str()),
+            match &spec.master {
+                MasterSpec::Surface(m) => Some(m.as_str()),
+                MasterSpec::Plane { .. } => None,
+            },
+        ]
         .into_iter()
         .flatten()
         .filter_map(body_of)
@@ -195,7 +208,9 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
         });
         if let Some((k, b)) = soft {
             let bulk = stiffness / c.h;
-            if stiffness > 100.0 * k && bulk >= 2.0 * density * c.h / (model.time.dt * model.time.dt) {
+            if stiffness > 100.0 * k
+                && bulk >= 2.0 * density * c.h / (model.time.dt * model.time.dt)
+            {
                 p.warnings.push(format!(
                     "{file}: contact[{i}].penalty: the default ε_N = {:.3e} comes from the stiffest body's (λ+2μ) = {:.3e}, {:.0}× that of body \"{}\" in this pair; a penalty that stiff makes the Newton matrices ill-conditioned; consider penalty ≈ {:.3e} (10·(λ+2μ)/h of the softer body)",
                     c.eps_n,

@@ -168,7 +168,9 @@ impl Recorder {
                 .then(|| CsvWriter::create(&out.join(CONTACTS), &CONTACT_COLUMNS))
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
-            pair_names: (0..model.contacts.len()).map(|i| pair_name(model, i)).collect(),
+            pair_names: (0..model.contacts.len())
+                .map(|i| pair_name(model, i))
+                .collect(),
             supports,
             pvd: vtk.then(|| Pvd::new(&out.join(format!("{}.pvd", model.name)))),
             frames: 0,
@@ -191,7 +193,8 @@ impl Recorder {
         snap: RecordSnapshot,
     ) -> Result<Recorder, OutputError> {
         let supports = supports(stepper, model);
-        let open = |file: &str, cols: &[&str], len: u64| CsvWriter::resume(&out.join(file), cols, len);
+        let open =
+            |file: &str, cols: &[&str], len: u64| CsvWriter::resume(&out.join(file), cols, len);
         let mut pvd = vtk.then(|| Pvd::new(&out.join(format!("{}.pvd", model.name))));
         if let Some(p) = pvd.as_mut() {
             p.set_entries(snap.pvd.clone())?;
@@ -208,7 +211,9 @@ impl Recorder {
                 .then(|| open(CONTACTS, &CONTACT_COLUMNS, snap.csv_len[3]))
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
-            pair_names: (0..model.contacts.len()).map(|i| pair_name(model, i)).collect(),
+            pair_names: (0..model.contacts.len())
+                .map(|i| pair_name(model, i))
+                .collect(),
             supports,
             pvd,
             frames: snap.frames,
@@ -224,7 +229,11 @@ impl Recorder {
             balance: self.balance.clone(),
             pair_work: self.pair_work.clone(),
             frames: self.frames,
-            pvd: self.pvd.as_ref().map(|p| p.entries().to_vec()).unwrap_or_default(),
+            pvd: self
+                .pvd
+                .as_ref()
+                .map(|p| p.entries().to_vec())
+                .unwrap_or_default(),
             csv_len: [
                 self.history.len(),
                 self.bodies.len(),
@@ -254,7 +263,13 @@ impl Recorder {
         Ok(())
     }
 
-    fn history_row(&mut self, t: f64, dt: f64, m: &Measures, r: &StepReport) -> Result<(), OutputError> {
+    fn history_row(
+        &mut self,
+        t: f64,
+        dt: f64,
+        m: &Measures,
+        r: &StepReport,
+    ) -> Result<(), OutputError> {
         let b = &self.balance;
         self.history.row(&[
             t,
@@ -284,7 +299,11 @@ impl Recorder {
         ])
     }
 
-    fn body_rows<const D: usize>(&mut self, stepper: &Stepper<D>, s: &State) -> Result<(), OutputError> {
+    fn body_rows<const D: usize>(
+        &mut self,
+        stepper: &Stepper<D>,
+        s: &State,
+    ) -> Result<(), OutputError> {
         let sys = &stepper.sys;
         let mut mv = vec![0.0; sys.n_dofs()];
         sys.mass_times(&s.v, &mut mv);
@@ -320,10 +339,16 @@ impl Recorder {
                         x[k] = 0.5 * (s0.x[a * D + k] + s.x[a * D + k]);
                     }
                     force[i] += r[i];
-                    let m = [x[1] * r[2] - x[2] * r[1], x[2] * r[0] - x[0] * r[2], x[0] * r[1] - x[1] * r[0]];
+                    let m = [
+                        x[1] * r[2] - x[2] * r[1],
+                        x[2] * r[0] - x[0] * r[2],
+                        x[0] * r[1] - x[1] * r[0],
+                    ];
                     (0..3).for_each(|k| moment[k] += m[k]);
                 }
-                let row = [s.t, force[0], force[1], force[2], moment[0], moment[1], moment[2]];
+                let row = [
+                    s.t, force[0], force[1], force[2], moment[0], moment[1], moment[2],
+                ];
                 w.row_with_text(1, &sup.name, &row)?;
             }
         }
@@ -354,7 +379,11 @@ impl Recorder {
     }
 
     /// Writes a VTK frame of `s` (when frames are on).
-    pub fn frame<const D: usize>(&mut self, stepper: &Stepper<D>, s: &State) -> Result<(), OutputError> {
+    pub fn frame<const D: usize>(
+        &mut self,
+        stepper: &Stepper<D>,
+        s: &State,
+    ) -> Result<(), OutputError> {
         if let Some(pvd) = self.pvd.as_mut() {
             let file = format!("{}_{:05}.vtu", self.name, self.frames);
             write_frame(

@@ -75,4 +75,3 @@ pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunEr
         })?;
     Ok((stepper, state))
 }
-

@@ -242,7 +242,8 @@ impl ForceProbe {
                 (MasterGeometry::Plane { normal, tangents }, _) => {
                     let mut g = [[0.0; 3]; MAX_NODES];
                     for i in 0..3 {
-                        g[0][i] = ev.p * normal[i] + ev.t[0] * tangents[0][i] + ev.t[1] * tangents[1][i];
+                        g[0][i] =
+                            ev.p * normal[i] + ev.t[0] * tangents[0][i] + ev.t[1] * tangents[1][i];
                     }
                     let np = [ev.p * normal[0], ev.p * normal[1], ev.p * normal[2]];
                     (g, np, 1)
@@ -279,7 +280,10 @@ impl ForceProbe {
             let fs = [w * g[0][0], w * g[0][1], w * g[0][2]];
             let fnrm = [w * normal_part[0], w * normal_part[1], w * normal_part[2]];
             add3(&mut pf.normal, fnrm);
-            add3(&mut pf.tangential, [fs[0] - fnrm[0], fs[1] - fnrm[1], fs[2] - fnrm[2]]);
+            add3(
+                &mut pf.tangential,
+                [fs[0] - fnrm[0], fs[1] - fnrm[1], fs[2] - fnrm[2]],
+            );
             add3(&mut pf.moment, cross(xs, fs));
             pf.area += w;
             pf.active += 1;

@@ -7,9 +7,9 @@
 pub mod forces;
 pub mod info;
 pub mod measures;
+mod retry;
 pub mod step;
 pub mod system;
-mod retry;
 
 pub use info::{model_info, ModelInfo};
 pub use measures::{measure, Measures};

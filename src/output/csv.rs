@@ -63,7 +63,9 @@ impl CsvWriter {
         {
             return Err(format_error(
                 path,
-                format!("does not hold the {len} bytes of history the checkpoint was written after"),
+                format!(
+                    "does not hold the {len} bytes of history the checkpoint was written after"
+                ),
             ));
         }
         let mut file = std::fs::OpenOptions::new()
@@ -71,7 +73,8 @@ impl CsvWriter {
             .open(path)
             .map_err(|e| io_error(path, e))?;
         file.set_len(len).map_err(|e| io_error(path, e))?;
-        file.seek(SeekFrom::Start(len)).map_err(|e| io_error(path, e))?;
+        file.seek(SeekFrom::Start(len))
+            .map_err(|e| io_error(path, e))?;
         Ok(CsvWriter {
             columns: header.len(),
             file,

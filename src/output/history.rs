@@ -90,7 +90,10 @@ fn energy_series(table: &CsvTable, t: &[f64]) -> Vec<Series> {
                     - get(&work, i)
             })
             .collect();
-        add("balance: kinetic + strain + gravity + dissipation − work", balance);
+        add(
+            "balance: kinetic + strain + gravity + dissipation − work",
+            balance,
+        );
     }
     out
 }

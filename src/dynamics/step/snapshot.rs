@@ -154,7 +154,12 @@ impl<const D: usize> Stepper<D> {
             self.k_trial = vec![0.0; nnz];
         }
         for (p, c) in snap.pairs.iter().zip(self.contacts.iter_mut()) {
-            for ((pt, st), ev) in p.points.iter().zip(c.state.iter_mut()).zip(c.evals.iter_mut()) {
+            for ((pt, st), ev) in p
+                .points
+                .iter()
+                .zip(c.state.iter_mut())
+                .zip(c.evals.iter_mut())
+            {
                 st.in_contact = pt.in_contact;
                 st.lambda_n = pt.lambda_n;
                 st.lambda_t = pt.lambda_t;
