@@ -3,7 +3,7 @@
 //! block fixed at its bottom, μ = 0.8, augmented Lagrangian (tolerance 1e-5).
 //!
 //! Built through the public API the way `emcontact run` does it
-//! (`input::parse` → `dynamics::setup` → `dynamics::advance`).
+//! (`input::parse` → `driver::setup` → `driver::advance`).
 //! Two steps are timed, each from a fixed state reached outside the timed loop
 //! (the contact pairs are restored from a clone before every timed step):
 //!
@@ -11,7 +11,7 @@
 //! * `persistent`: t = 0.3 → 0.4, in sliding contact.
 //!
 //! A step that fails at Δt = 0.1 is timed as the run loop takes it
-//! (`dynamics::advance`: halve Δt until every sub-step converges; the failed
+//! (`driver::advance`: halve Δt until every sub-step converges; the failed
 //! attempts are part of the time). The Newton iterations and augmentations of
 //! the timed step (`StepReport`) are printed once.
 //!
@@ -21,7 +21,8 @@
 //! `CONTACT_STEP_FINE=1` (first-contact step) or `CONTACT_STEP_FINE=2` (both).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use emcontact::dynamics::{self, State, StepReport, Stepper};
+use emcontact::driver;
+use emcontact::dynamics::{State, StepReport, Stepper};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ const DT: f64 = 0.1;
 fn setup(base: [usize; 3], cube: [usize; 3]) -> (Stepper<3>, State) {
     let model =
         emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
-    dynamics::setup::<3>(&model).expect("setup")
+    driver::setup::<3>(&model).expect("setup")
 }
 
 /// What one run-loop step took: Δt of the accepted sub-steps, cut-backs,
@@ -49,10 +50,10 @@ struct Taken {
     reports: Vec<StepReport>,
 }
 
-/// The run loop's step from `s0` by `dt` (`dynamics::advance`: halved until
+/// The run loop's step from `s0` by `dt` (`driver::advance`: halved until
 /// every sub-step converges).
 fn advance(stepper: &mut Stepper<3>, s0: &State, dt: f64) -> (State, Taken) {
-    let (subs, cutbacks) = dynamics::advance(stepper, s0, dt).expect("step converges");
+    let (subs, cutbacks) = driver::advance(stepper, s0, dt).expect("step converges");
     let reports: Vec<StepReport> = subs.iter().map(|(_, r, _)| r.clone()).collect();
     let state = subs.into_iter().last().expect("one sub-step at least").0;
     let taken = Taken {

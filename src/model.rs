@@ -23,6 +23,10 @@ pub struct TimeParams {
     pub dt: f64,
     pub end: f64,
     pub integrator: Integrator,
+    /// Grow the step back after a cut-back (never above `dt`).
+    pub adaptive: bool,
+    /// Smallest step a cut-back may reach.
+    pub dt_min: f64,
 }
 
 /// Newton solver settings.
@@ -44,6 +48,8 @@ pub struct OutputParams {
     /// Folder for the FCLIB files of the contact subproblems (`None`: none
     /// written; see `contact::dump`).
     pub contact_problems: Option<PathBuf>,
+    /// Accepted steps between checkpoints (0: only when interrupted).
+    pub checkpoint_every: usize,
 }
 
 /// Mass matrix kind.
@@ -93,6 +99,18 @@ pub struct Model {
     pub contacts: Vec<ContactSpec>,
     /// The input file this model came from.
     pub source: PathBuf,
+    /// What `input` found questionable but valid (keys without effect,
+    /// unreachable tolerances); `emcontact check` and `run` print them,
+    /// `--strict` refuses them.
+    pub warnings: Vec<Warning>,
+}
+
+/// A warning about an input: the key, the line where known, what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub key: String,
+    pub line: Option<usize>,
+    pub message: String,
 }
 
 /// The master side of a contact pair.

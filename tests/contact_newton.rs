@@ -5,7 +5,8 @@
 //! its subproblems to 1e-10, and every subproblem can be written as an FCLIB
 //! file that the library reads back and solves.
 
-use emcontact::dynamics::{self, StepReport};
+use emcontact::driver;
+use emcontact::dynamics::StepReport;
 use emcontact::input;
 use std::path::Path;
 
@@ -28,7 +29,7 @@ fn blocks(mu: f64, enforcement: &str, end: f64) -> String {
 /// Every step of `text` from t = 0 by the input's Δt (no cut-back allowed).
 fn steps(text: &str, dump: Option<&Path>) -> Vec<StepReport> {
     let model = input::parse(Path::new("blocks.toml"), text).expect("valid input");
-    let (mut stepper, mut s) = dynamics::setup::<3>(&model).expect("setup");
+    let (mut stepper, mut s) = driver::setup::<3>(&model).expect("setup");
     stepper.dump_contact = dump.map(Path::to_path_buf);
     let mut out = Vec::new();
     while s.t < model.time.end - 1e-9 {

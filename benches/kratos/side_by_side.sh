@@ -41,12 +41,12 @@ for case in "${CASES[@]}"; do
   dir="$OUT/$case"
   mkdir -p "$dir/ours"
   python3 "$HERE/make_case.py" "$case" --out "$dir/kratos" --emcontact-toml "$dir/ours/$case.toml" >/dev/null
-  (cd "$dir/ours" && RAYON_NUM_THREADS=1 "$EMC" run "$case.toml" >warmup.log 2>&1)
+  (cd "$dir/ours" && RAYON_NUM_THREADS=1 "$EMC" run "$case.toml" --overwrite >warmup.log 2>&1)
   python3 "$HERE/make_case.py" "$case" --out "$dir/kratos" --verify-vtu "$dir/ours/out/blocks/blocks_00000.vtu"
   : >"$dir/ratios"
   for i in $(seq 1 "$PAIRS"); do
     (cd "$dir/ours" && RAYON_NUM_THREADS=1 /usr/bin/time -f '%U %S' -o "../ours_$i.time" \
-      "$EMC" run "$case.toml" >"../ours_$i.log" 2>&1)
+      "$EMC" run "$case.toml" --overwrite >"../ours_$i.log" 2>&1)
     kstatus=0
     OMP_NUM_THREADS=1 /usr/bin/time -f '%U %S' -o "$dir/kratos_$i.time" \
       python3 "$HERE/run_kratos.py" "$dir/kratos" >"$dir/kratos_$i.log" 2>&1 || kstatus=$?
@@ -59,7 +59,7 @@ for case in "${CASES[@]}"; do
   mo=$(cut -d' ' -f1 "$dir/ratios" | median); mk=$(cut -d' ' -f2 "$dir/ratios" | median)
   mr=$(cut -d' ' -f3 "$dir/ratios" | median)
   printf '%-12s median : emcontact %7.2f s CPU, Kratos %7.2f s CPU, ratio %6.2fx\n' "$case" "$mo" "$mk" "$mr"
-  echo "  emcontact: $(grep -h '^done:' "$dir/ours_$PAIRS.log")"
+  echo "  emcontact: $(grep -h ' steps to t = ' "$dir/ours_$PAIRS.log")"
   echo "  Kratos:    $(grep -h '^# \(total\|Kratos stopped\)' "$dir/kratos_$PAIRS.log" | tr '\n' ' ')"
   echo "  Kratos Newton iterations per step: $(awk '/^ +[0-9]+ +[0-9.]+ +[0-9]+ +(yes|NO)/ { printf "%s%s ", $3, ($4 == "NO" ? "*" : "") }' "$dir/kratos_$PAIRS.log")(* = not converged)"
 done

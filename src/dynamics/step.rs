@@ -29,6 +29,11 @@ use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
 
+/// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
+/// that restoring the stiffness pattern can rebuild the factorization.
+mod snapshot;
+pub use snapshot::{PairSnapshot, PointSnapshot, RestoreError, StepperSnapshot, SNAPSHOT_VERSION};
+
 /// Positions, velocities and (Newmark) accelerations at time `t`; nodal vectors
 /// of length `n_nodes·D`.
 #[derive(Debug, Clone, PartialEq)]

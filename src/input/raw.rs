@@ -38,6 +38,8 @@ pub struct RawTime {
     pub integrator: Option<Spanned<String>>,
     pub beta: Option<Spanned<f64>>,
     pub gamma: Option<Spanned<f64>>,
+    pub adaptive: Option<Spanned<bool>>,
+    pub dt_min: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -54,6 +56,7 @@ pub struct RawOutput {
     pub dir: Option<Spanned<String>>,
     pub every: Option<Spanned<i64>>,
     pub contact_problems: Option<Spanned<bool>>,
+    pub checkpoint_every: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
