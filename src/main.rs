@@ -4,6 +4,8 @@
 //! completed, or a solver missed its tolerance) — every file written so far is
 //! kept; 2 bad input (the message names the file, key and line).
 
+mod cli;
+
 use clap::{Parser, Subcommand};
 use emcontact::dynamics::{self, Progress, RunOptions};
 use emcontact::input;
@@ -45,7 +47,7 @@ enum Command {
     /// Frictional-contact problems (FCLIB files) and their solvers.
     Fc {
         #[command(subcommand)]
-        command: emcontact::nonsmooth::cli::FcCommand,
+        command: cli::fc::FcCommand,
     },
 }
 
@@ -59,7 +61,7 @@ fn main() -> ExitCode {
             print!("{}", input::markdown());
             0
         }
-        Command::Fc { command } => emcontact::nonsmooth::cli::run(command).clamp(0, 255) as u8,
+        Command::Fc { command } => cli::fc::run(command),
     };
     ExitCode::from(code)
 }
