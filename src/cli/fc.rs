@@ -114,17 +114,31 @@ fn progress_printer() -> Arc<dyn Fn(usize, f64) + Send + Sync> {
     })
 }
 
+/// CPU time of the calling thread, from Linux's `/proc/thread-self/schedstat`
+/// (nanoseconds on CPU); `None` elsewhere. The `fc` commands run faer sequentially,
+/// so the solve runs on this thread.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
 /// Result of one solve: vectors and outcome.
 pub struct Outcome {
     pub r: Vec<f64>,
     pub u: Vec<f64>,
     pub v: Option<Vec<f64>>,
     pub result: Result<Info, SolveError>,
+    /// Wall-clock seconds of the solve (condensation included for global problems).
     pub seconds: f64,
+    /// CPU seconds of the solve, when the system tells.
+    pub cpu_seconds: Option<f64>,
 }
 
 /// Solves `problem` with `solver` from `r = 0`.
 pub fn solve_problem(problem: &FclibProblem, solver: &str, control: &Control) -> Outcome {
+    faer::set_global_parallelism(faer::Par::Seq);
+    let cpu = thread_cpu_seconds();
     let start = Instant::now();
     let (r, u, v, result) = match problem {
         FclibProblem::Local(p) => {
@@ -146,6 +160,7 @@ pub fn solve_problem(problem: &FclibProblem, solver: &str, control: &Control) ->
         v,
         result,
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: cpu.and_then(|c0| thread_cpu_seconds().map(|c1| c1 - c0)),
     }
 }
 
@@ -205,6 +220,9 @@ fn solve_cmd(path: &Path, a: &SolveArgs, output: Option<&Path>) -> u8 {
         println!("newton_steps {newton}");
     }
     println!("seconds {:.6}", out.seconds);
+    if let Some(c) = out.cpu_seconds {
+        println!("cpu_seconds {c:.6}");
+    }
     if let Some(dest) = output {
         let symmetrized = a.symmetrize && matches!(problem, FclibProblem::Global(_));
         if let Err(e) = write_output(path, dest, &problem, symmetrized, &out) {
