@@ -14,6 +14,7 @@
 //! `mod` line and one line in [`ENTRIES`]; the command line, the benchmarks and the
 //! tests iterate the registry.
 
+pub mod fp_ds;
 pub mod functions;
 pub mod global_newton;
 pub mod hybrid;
@@ -218,6 +219,7 @@ pub const ENTRIES: &[Entry] = &[
     nsn::JM_LS,
     nsn::NM_LS,
     global_newton::ENTRY,
+    fp_ds::ENTRY,
 ];
 
 /// The default solver (of `fc solve` and of the FE contact code).
