@@ -114,13 +114,11 @@ fn progress_printer() -> Arc<dyn Fn(usize, f64) + Send + Sync> {
     })
 }
 
-/// CPU time of the calling thread, from Linux's `/proc/thread-self/schedstat`
-/// (nanoseconds on CPU); `None` elsewhere. The `fc` commands run faer sequentially,
-/// so the solve runs on this thread.
+/// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`). The `fc` commands
+/// run faer sequentially, so the whole solve runs on this thread.
 fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 * 1e-9)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// Result of one solve: vectors and outcome.
