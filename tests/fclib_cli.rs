@@ -38,7 +38,9 @@ fn python_ok() -> bool {
 }
 
 fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
 }
 
 /// `tests/fclib_check.py PROBLEM SOLUTION`: `Some((passes 1e-8, error))`, `None`
@@ -60,7 +62,12 @@ pub fn check(problem: &Path, solution: &Path) -> Option<(bool, f64)> {
         .split("error=")
         .nth(1)
         .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| panic!("fclib_check.py: {out}{}", String::from_utf8_lossy(&o.stderr)));
+        .unwrap_or_else(|| {
+            panic!(
+                "fclib_check.py: {out}{}",
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
     Some((o.status.code() == Some(0), e))
 }
 
@@ -77,7 +84,10 @@ fn solvers_lists_the_registry() {
     let o = fc(&["solvers"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
-    let names: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     let reg: Vec<String> = emcontact::nonsmooth::registry()
         .into_iter()
         .map(|s| s.name)
@@ -93,7 +103,12 @@ fn default_solver_on_every_sample_passes_the_independent_check() {
     let dir = tempfile::tempdir().unwrap();
     for f in common::FILES {
         let out = dir.path().join(format!("sol-{f}"));
-        let o = fc(&["solve", data(f).to_str().unwrap(), "--output", out.to_str().unwrap()]);
+        let o = fc(&[
+            "solve",
+            data(f).to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
         assert_eq!(o.status.code(), Some(0), "{f}: {}", text(&o));
         let e = reported_error(&o);
         assert!(e <= 1e-8, "{f}: {e:e}");
@@ -102,7 +117,10 @@ fn default_solver_on_every_sample_passes_the_independent_check() {
             // Same measure up to summation order (1e-10 on a tolerance of 1e-8).
             assert!((e - e2).abs() <= 1e-10, "{f}: {e:e} vs {e2:e}");
             // The output is a complete FCLIB file (problem included).
-            assert!(check(&out, &out).unwrap().0, "{f}: output not self-contained");
+            assert!(
+                check(&out, &out).unwrap().0,
+                "{f}: output not self-contained"
+            );
         }
     }
 }
@@ -127,7 +145,10 @@ fn no_convergence_exits_1_and_writes_the_last_iterate() {
     assert!(text(&o).contains("did not converge"), "{}", text(&o));
     let e = reported_error(&o);
     if let Some((ok, e2)) = check(&f, &out) {
-        assert!(!ok && (e - e2).abs() <= 1e-6 * e2 + 1e-10, "{e:e} vs {e2:e}");
+        assert!(
+            !ok && (e - e2).abs() <= 1e-6 * e2 + 1e-10,
+            "{e:e} vs {e2:e}"
+        );
     }
 }
 
@@ -160,7 +181,14 @@ fn bad_input_exits_2() {
     let txt = dir.path().join("not-fclib.hdf5");
     std::fs::write(&txt, b"plain text").unwrap();
     assert_eq!(fc(&["solve", txt.to_str().unwrap()]).status.code(), Some(2));
-    let o = fc(&["bench", f, "--solvers", "nsn-ac,bogus", "--output", dir.path().to_str().unwrap()]);
+    let o = fc(&[
+        "bench",
+        f,
+        "--solvers",
+        "nsn-ac,bogus",
+        "--output",
+        dir.path().to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let o = fc(&["bench", f, "--solvers", "nsn-ac", "--tol", "nan"]);
     assert_eq!(o.status.code(), Some(2));
@@ -168,16 +196,20 @@ fn bad_input_exits_2() {
 
 /// Degenerate problems end quickly with exit 1 and a message: `W = 0` with contacts
 /// pressed in (no solution: `u = q` whatever `r`), and `W` with a zero diagonal
-/// block. Every solver, within its iteration cap.
+/// block. Every solver, within its iteration cap. (Regression: `fp-ds` once reported
+/// "converged, error 0" on `W = 0`: its iterate ran off to `‖r‖ ~ 1e17`, where
+/// `F_nat` rounds to 0; convergence now also needs the round-off floor
+/// `ε(‖r‖ + ‖u‖)/‖q‖` below the tolerance.)
 #[test]
 fn degenerate_problems_end_in_seconds_with_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let nc = 20;
     let n = 3 * nc;
-    let q: Vec<f64> = (0..n).map(|k| if k % 3 == 0 { -1.0 } else { 0.3 }).collect();
+    let q: Vec<f64> = (0..n)
+        .map(|k| if k % 3 == 0 { -1.0 } else { 0.3 })
+        .collect();
     let zero = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &[]).unwrap();
-    let half: Vec<Triplet<usize, usize, f64>> =
-        (3..n).map(|k| Triplet::new(k, k, 1.0)).collect();
+    let half: Vec<Triplet<usize, usize, f64>> = (3..n).map(|k| Triplet::new(k, k, 1.0)).collect();
     let half = SparseColMat::try_new_from_triplets(n, n, &half).unwrap();
     for (name, w) in [("w-zero", zero), ("w-zero-block", half)] {
         let p = LocalProblem::new(3, w, q.clone(), vec![0.5; nc]).unwrap();
@@ -192,7 +224,11 @@ fn degenerate_problems_end_in_seconds_with_exit_1() {
             let secs = start.elapsed();
             assert_eq!(o.status.code(), Some(1), "{name} {}: {}", s.name, text(&o));
             assert!(text(&o).contains("did not converge"), "{}", text(&o));
-            assert!(secs < Duration::from_secs(20), "{name} {}: {secs:?}", s.name);
+            assert!(
+                secs < Duration::from_secs(20),
+                "{name} {}: {secs:?}",
+                s.name
+            );
         }
     }
 }
@@ -201,7 +237,10 @@ fn degenerate_problems_end_in_seconds_with_exit_1() {
 #[test]
 fn bench_writes_csv_and_profile() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (data("Box_Stacks-i0122-82-5.hdf5"), data("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"));
+    let (a, b) = (
+        data("Box_Stacks-i0122-82-5.hdf5"),
+        data("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"),
+    );
     let o = fc(&[
         "bench",
         a.to_str().unwrap(),
@@ -216,7 +255,10 @@ fn bench_writes_csv_and_profile() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let csv = std::fs::read_to_string(dir.path().join("bench.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "problem,solver,converged,error,iterations,seconds");
+    assert_eq!(
+        lines[0],
+        "problem,solver,converged,error,iterations,seconds"
+    );
     assert_eq!(lines.len(), 1 + 2 * 3);
     for l in &lines[1..] {
         let cols: Vec<&str> = l.split(',').collect();

@@ -99,7 +99,11 @@ fn hostile(dir: &Path) -> Vec<Case> {
         (&loc, format!("{l}/vectors/mu"), Reals(vec![-0.5; 60])),
         (&loc, format!("{l}/vectors/mu"), Reals(vec![0.3; 61])),
         (&loc, format!("{l}/vectors/mu"), Reals(vec![])),
-        (&loc, format!("{l}/vectors/q"), Reals(vec![f64::INFINITY; 180])),
+        (
+            &loc,
+            format!("{l}/vectors/q"),
+            Reals(vec![f64::INFINITY; 180]),
+        ),
         (&loc, format!("{l}/vectors/q"), Reals(vec![1.0; 3])),
         (&glo, format!("{g}/M/nz"), Ints(vec![big])),
         (&glo, format!("{g}/M/nz"), Ints(vec![-1])),

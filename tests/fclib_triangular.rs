@@ -15,7 +15,9 @@ use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
 use emcontact::nonsmooth::{self, Control};
 
 fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
 }
 
 /// Makes the regression files; `None` without python3/numpy/h5py.
@@ -31,11 +33,24 @@ fn make_files(dir: &Path) -> Option<Vec<PathBuf>> {
             err.contains("ModuleNotFoundError"),
             "fclib_make_triangular.py failed: {err}"
         );
-        eprintln!("note: python3 with numpy and h5py unavailable (bash .ci/setup installs them); skipped");
+        eprintln!(
+            "note: python3 with numpy and h5py unavailable (bash .ci/setup installs them); skipped"
+        );
         return None;
     }
-    let names = ["upper-triplet", "upper-csc", "lower-triplet", "general-csc", "full-triplet"];
-    Some(names.iter().map(|n| dir.join(format!("{n}.hdf5"))).collect())
+    let names = [
+        "upper-triplet",
+        "upper-csc",
+        "lower-triplet",
+        "general-csc",
+        "full-triplet",
+    ];
+    Some(
+        names
+            .iter()
+            .map(|n| dir.join(format!("{n}.hdf5")))
+            .collect(),
+    )
 }
 
 fn fc(args: &[&str]) -> Output {
@@ -76,21 +91,36 @@ fn stdout_error(o: &Output) -> f64 {
 #[test]
 fn default_solver_is_right_on_triangle_stored_mass_matrices() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else { return };
+    let Some(files) = make_files(dir.path()) else {
+        return;
+    };
     let mut converged = 0;
     for f in &files {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
         let (p, _) = read_problem(f).unwrap();
-        let FclibProblem::Global(g) = p else { panic!("{name}: global") };
+        let FclibProblem::Global(g) = p else {
+            panic!("{name}: global")
+        };
         let storage = g.mass_storage();
         match name.split('-').next().unwrap() {
-            "upper" => assert!(matches!(storage, MassStorage::UpperTriangle { .. }), "{name}"),
-            "lower" => assert!(matches!(storage, MassStorage::LowerTriangle { .. }), "{name}"),
+            "upper" => assert!(
+                matches!(storage, MassStorage::UpperTriangle { .. }),
+                "{name}"
+            ),
+            "lower" => assert!(
+                matches!(storage, MassStorage::LowerTriangle { .. }),
+                "{name}"
+            ),
             "general" => assert_eq!(storage, MassStorage::General, "{name}"),
             _ => assert_eq!(storage, MassStorage::Symmetric, "{name}"),
         }
         let out = dir.path().join(format!("sol-{name}.hdf5"));
-        let o = fc(&["solve", f.to_str().unwrap(), "--output", out.to_str().unwrap()]);
+        let o = fc(&[
+            "solve",
+            f.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
         let stdout = String::from_utf8_lossy(&o.stdout).to_string();
         if storage.is_triangle() {
             assert!(stdout.contains("triangle only"), "{name}: {stdout}");
@@ -122,11 +152,24 @@ fn default_solver_is_right_on_triangle_stored_mass_matrices() {
 #[test]
 fn symmetrize_solves_and_writes_the_symmetric_problem() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else { return };
+    let Some(files) = make_files(dir.path()) else {
+        return;
+    };
     let f = &files[1];
     let out = dir.path().join("sym.hdf5");
-    let o = fc(&["solve", f.to_str().unwrap(), "--symmetrize", "--output", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = fc(&[
+        "solve",
+        f.to_str().unwrap(),
+        "--symmetrize",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let (ok, e) = check(&out, &out);
     assert!(ok, "{e:e}");
     let (p, _) = read_problem(&out).unwrap();
@@ -142,7 +185,9 @@ fn symmetrize_solves_and_writes_the_symmetric_problem() {
 #[test]
 fn condensation_uses_m_as_stored() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else { return };
+    let Some(files) = make_files(dir.path()) else {
+        return;
+    };
     let (p, _) = read_problem(&files[1]).unwrap();
     let FclibProblem::Global(g) = p else { panic!() };
     let c = g.condense().unwrap();

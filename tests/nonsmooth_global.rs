@@ -441,8 +441,18 @@ fn every_solver_on_every_sample_file() {
             FclibProblem::Local(l) => l,
             FclibProblem::Global(g) => g.condense().unwrap().reduced,
         };
-        let names = ["nsgs-test", "nsgs-ac", "hybrid", "nsn-ac", "nsn-jm", "nsn-nm"];
-        for name in names.into_iter().chain(["nsn-ac-ls", "nsn-jm-ls", "nsn-nm-ls"]) {
+        let names = [
+            "nsgs-test",
+            "nsgs-ac",
+            "hybrid",
+            "nsn-ac",
+            "nsn-jm",
+            "nsn-nm",
+        ];
+        for name in names
+            .into_iter()
+            .chain(["nsn-ac-ls", "nsn-jm-ls", "nsn-nm-ls"])
+        {
             let params = Control {
                 deadline: Some(Instant::now() + Duration::from_secs(15)),
                 max_iter: if name.starts_with("nsn") {
@@ -532,15 +542,9 @@ fn global_problem_2d_direct_and_condensed_agree() {
     let mut sols = Vec::new();
     for name in ["global-nsn-ac", "nsn-nm-ls", "nsn-ac-ls"] {
         let (mut r, mut u, mut v) = (vec![0.0; 2 * nc], vec![0.0; 2 * nc], vec![f64::NAN; nd]);
-        let info = global::solve_global(
-            name,
-            &p,
-            &mut r,
-            &mut u,
-            &mut v,
-            &Control::with_tol(1e-12),
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let info =
+            global::solve_global(name, &p, &mut r, &mut u, &mut v, &Control::with_tol(1e-12))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(info.error <= 1e-12);
         assert!(law_violation(2, &p.mu, &r, &u) <= 1e-10, "{name}");
         sols.push(r);

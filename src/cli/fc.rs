@@ -164,7 +164,10 @@ pub fn solve_problem(problem: &FclibProblem, solver: &str, control: &Control) ->
 
 fn solve_cmd(path: &Path, a: &SolveArgs, output: Option<&Path>) -> u8 {
     if !nonsmooth::is_solver(&a.solver) {
-        eprintln!("error: unknown solver \"{}\" (see `emcontact fc solvers`)", a.solver);
+        eprintln!(
+            "error: unknown solver \"{}\" (see `emcontact fc solvers`)",
+            a.solver
+        );
         return 2;
     }
     let timeout = match check_timeout(a.timeout) {

@@ -63,12 +63,12 @@ impl MassStorage {
     pub fn describe(self) -> String {
         match self {
             MassStorage::Symmetric => "symmetric (both triangles stored)".into(),
-            MassStorage::UpperTriangle { above } => format!(
-                "upper triangle only ({above} entries above the diagonal, none below)"
-            ),
-            MassStorage::LowerTriangle { below } => format!(
-                "lower triangle only ({below} entries below the diagonal, none above)"
-            ),
+            MassStorage::UpperTriangle { above } => {
+                format!("upper triangle only ({above} entries above the diagonal, none below)")
+            }
+            MassStorage::LowerTriangle { below } => {
+                format!("lower triangle only ({below} entries below the diagonal, none above)")
+            }
             MassStorage::General => "general (not symmetric)".into(),
         }
     }
@@ -127,8 +127,8 @@ impl MassFactor {
         }
         let singular = |e: String| ProblemError::MassSingular(e);
         let sym = SymbolicLu::try_new(m.symbolic()).map_err(|e| singular(format!("{e:?}")))?;
-        let lu = Lu::try_new_with_symbolic(sym, m.as_ref())
-            .map_err(|e| singular(format!("{e:?}")))?;
+        let lu =
+            Lu::try_new_with_symbolic(sym, m.as_ref()).map_err(|e| singular(format!("{e:?}")))?;
         let factor = MassFactor::Lu(lu);
         // faer's LU does not report zero pivots: check that a solve stays finite.
         let mut probe = vec![1.0; m.nrows()];
@@ -262,9 +262,6 @@ impl GlobalProblem {
             }
         }
         let m = SparseColMat::try_new_from_triplets(self.m.nrows(), self.m.ncols(), &trip).ok()?;
-        Some(GlobalProblem {
-            m,
-            ..self.clone()
-        })
+        Some(GlobalProblem { m, ..self.clone() })
     }
 }

@@ -62,7 +62,12 @@ pub fn profile_at(ratios: &[f64], tau: f64) -> f64 {
 /// Writes the profile (PNG or SVG by extension) with the FE outputs' plotting module
 /// ([`crate::output::plot_lines`]): `log₂ τ` on the x axis, `ρ_s(τ)` on the y axis, one
 /// step curve per solver.
-pub fn plot(path: &Path, runs: &[Run], problems: &[String], solvers: &[String]) -> Result<(), String> {
+pub fn plot(
+    path: &Path,
+    runs: &[Run],
+    problems: &[String],
+    solvers: &[String],
+) -> Result<(), String> {
     let rs = ratios(runs, problems, solvers);
     let finite_max = rs
         .iter()
@@ -74,7 +79,11 @@ pub fn plot(path: &Path, runs: &[Run], problems: &[String], solvers: &[String]) 
         .iter()
         .zip(&rs)
         .map(|(s, r)| {
-            let mut xs: Vec<f64> = r.iter().filter(|x| x.is_finite()).map(|x| x.log2()).collect();
+            let mut xs: Vec<f64> = r
+                .iter()
+                .filter(|x| x.is_finite())
+                .map(|x| x.log2())
+                .collect();
             xs.sort_by(|a, b| a.total_cmp(b));
             // Step function: the value just after each breakpoint.
             let mut pts = vec![(0.0, profile_at(r, 1.0))];

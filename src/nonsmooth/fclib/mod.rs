@@ -206,10 +206,9 @@ impl<'a> Reader<'a> {
                 (Some(v), Some(e)) if v == e => v,
                 (Some(v), None) => v,
                 (_, Some(e)) => {
-                    return Err(self.invalid(
-                        &sub(key),
-                        format!("{key} = {v}, expected {e} ({why})"),
-                    ))
+                    return Err(
+                        self.invalid(&sub(key), format!("{key} = {v}, expected {e} ({why})"))
+                    )
                 }
                 (None, None) => {
                     return Err(self.invalid(
@@ -303,7 +302,10 @@ pub fn read_problem(
     let vec = rd.group(&g, "vectors", &format!("{base}/vectors"))?;
     let mu = rd.f64s(&vec, "mu", &format!("{base}/vectors/mu"))?;
     let n = dim * mu.len();
-    let contacts = format!("spacedim × length of {base}/vectors/mu = {dim} × {}", mu.len());
+    let contacts = format!(
+        "spacedim × length of {base}/vectors/mu = {dim} × {}",
+        mu.len()
+    );
     let sq = (Some(n), Some(n), contacts.as_str());
     if kind == "fclib_local" {
         let q = rd.f64s(&vec, "q", "/fclib_local/vectors/q")?;

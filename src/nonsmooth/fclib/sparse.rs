@@ -149,4 +149,3 @@ impl SparseStorage {
         SparseColMat::try_new_from_triplets(m, n, &trip).map_err(|e| format!("{e:?}"))
     }
 }
-

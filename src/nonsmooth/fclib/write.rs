@@ -244,4 +244,3 @@ pub fn write_guesses(path: impl AsRef<Path>, guesses: &[FclibSolution]) -> Resul
     }
     Ok(())
 }
-

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::stop::{Outcome, Watch};
 use super::{check_sizes, sanitize, Control, Entry, Info, SolveError, Solver};
-use crate::nonsmooth::error::fclib_error;
+use crate::nonsmooth::error::{fclib_error, fclib_error_floor};
 use crate::nonsmooth::local::project_cone;
 use crate::nonsmooth::problem::{csc_mul_add, LocalProblem};
 use nalgebra::SVector;
@@ -74,7 +74,7 @@ impl Solver for FpDs {
         let mut it = 0;
         loop {
             let error = fclib_error(problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error) {
+            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(problem, r, u)) {
                 return Outcome {
                     status,
                     error,

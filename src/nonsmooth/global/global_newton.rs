@@ -217,7 +217,8 @@ fn run<const D: usize>(
         u_err.copy_from_slice(&p.w);
         csc_tr_mul_add(&p.h, &v_err, &mut u_err);
         let error = natural_map_norm(D, &p.mu, &x[nd..], &u_err) / scale;
-        if let Some(status) = watch.check(control, it, max_iter, error) {
+        let floor = f64::EPSILON * (norm(&x[nd..]) + norm(&u_err)) / scale;
+        if let Some(status) = watch.check(control, it, max_iter, error, floor) {
             r.copy_from_slice(&x[nd..]);
             v.copy_from_slice(&v_err);
             u.copy_from_slice(&u_err);

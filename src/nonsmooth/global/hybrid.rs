@@ -111,7 +111,16 @@ impl Solver for Hybrid {
             let (r_gs, u_gs, e_gs) = (r.to_vec(), u.to_vec(), out.error);
             let steps = p.newton_steps.min(cap - total);
             let mut nw = Watch::new(p.newton.stall_window);
-            let res = nsn::newton(problem, &p.newton, r, u, control, total + steps, total, &mut nw);
+            let res = nsn::newton(
+                problem,
+                &p.newton,
+                r,
+                u,
+                control,
+                total + steps,
+                total,
+                &mut nw,
+            );
             let nt = match res {
                 Ok(o) => o,
                 Err(SolveError::LinearSolver { iterations, .. }) => Outcome {

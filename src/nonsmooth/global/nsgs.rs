@@ -18,7 +18,7 @@ use rand::SeedableRng;
 
 use super::stop::{Outcome, Watch};
 use super::{check_sizes, sanitize, Control, Info, SolveError, Solver};
-use crate::nonsmooth::error::fclib_error;
+use crate::nonsmooth::error::{fclib_error, fclib_error_floor};
 use crate::nonsmooth::local::{LocalParams, LocalSolver};
 use crate::nonsmooth::problem::{DiagBlocks, LocalProblem};
 
@@ -153,7 +153,7 @@ fn run<const D: usize>(
         if it % check_every == 0 || it >= max_iter {
             problem.velocity(r, u);
             let error = fclib_error(problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error) {
+            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(problem, r, u)) {
                 return Outcome {
                     status,
                     error,
@@ -171,7 +171,9 @@ fn run<const D: usize>(
             let mut qt = SVector::<f64, D>::from_column_slice(&problem.q[D * c..D * c + D]);
             for a in 0..D {
                 let row = D * c + a;
-                qt[a] += (rp[row]..rp[row + 1]).map(|k| wv[k] * r[ci[k]]).sum::<f64>();
+                qt[a] += (rp[row]..rp[row + 1])
+                    .map(|k| wv[k] * r[ci[k]])
+                    .sum::<f64>();
             }
             qt -= wcc * rc_old;
             let mut rc = rc_old;

@@ -24,7 +24,7 @@ use nalgebra::{SMatrix, SVector};
 use super::functions::NsnFunction;
 use super::stop::{Outcome, Watch};
 use super::{check_sizes, sanitize, Control, Entry, Info, SolveError, Solver};
-use crate::nonsmooth::error::fclib_error;
+use crate::nonsmooth::error::{fclib_error, fclib_error_floor};
 use crate::nonsmooth::problem::{DiagBlocks, LocalProblem};
 
 pub const ENTRY: Entry = Entry {
@@ -75,7 +75,17 @@ impl Solver for NsgsAc {
         sanitize(r);
         let max_iter = control.max_iter.unwrap_or(self.params.max_iter);
         let mut watch = Watch::new(self.params.stall_window);
-        sweeps(problem, &self.params, r, u, control, max_iter, 0, &mut watch).finish(start, 0)
+        sweeps(
+            problem,
+            &self.params,
+            r,
+            u,
+            control,
+            max_iter,
+            0,
+            &mut watch,
+        )
+        .finish(start, 0)
     }
 }
 
@@ -94,9 +104,7 @@ pub(crate) fn sweeps(
 ) -> Outcome {
     match &problem.blocks {
         DiagBlocks::Two(b) => run::<2>(problem, b, params, r, u, control, max_iter, first, watch),
-        DiagBlocks::Three(b) => {
-            run::<3>(problem, b, params, r, u, control, max_iter, first, watch)
-        }
+        DiagBlocks::Three(b) => run::<3>(problem, b, params, r, u, control, max_iter, first, watch),
     }
 }
 
@@ -135,7 +143,7 @@ fn run<const D: usize>(
         if it >= next_check || it >= max_iter {
             problem.velocity(r, u);
             let error = fclib_error(problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error) {
+            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(problem, r, u)) {
                 return Outcome {
                     status,
                     error,

@@ -20,7 +20,7 @@ use nalgebra::{SMatrix, SVector};
 use super::functions::NsnFunction;
 use super::stop::{Outcome, Watch};
 use super::{check_sizes, sanitize, Control, Entry, Info, SolveError, Solver};
-use crate::nonsmooth::error::fclib_error;
+use crate::nonsmooth::error::{fclib_error, fclib_error_floor};
 use crate::nonsmooth::problem::{csc_mul_add, DiagBlocks, LocalProblem};
 
 const ARMIJO_SIGMA: f64 = 1e-4;
@@ -73,12 +73,14 @@ fn make(function: NsnFunction, line_search: bool) -> Box<dyn Solver> {
 
 pub const AC: Entry = Entry {
     name: "nsn-ac",
-    description: "semismooth Newton on the Alart-Curnier function (Acary et al. 2017 eq. 11), full steps",
+    description:
+        "semismooth Newton on the Alart-Curnier function (Acary et al. 2017 eq. 11), full steps",
     make: || make(NsnFunction::AlartCurnier, false),
 };
 pub const JM: Entry = Entry {
     name: "nsn-jm",
-    description: "semismooth Newton on the Jean-Moreau function (Acary et al. 2017 eq. 12), full steps",
+    description:
+        "semismooth Newton on the Jean-Moreau function (Acary et al. 2017 eq. 12), full steps",
     make: || make(NsnFunction::JeanMoreau, false),
 };
 pub const NM: Entry = Entry {
@@ -88,12 +90,14 @@ pub const NM: Entry = Entry {
 };
 pub const AC_LS: Entry = Entry {
     name: "nsn-ac-ls",
-    description: "semismooth Newton on the Alart-Curnier function (eq. 11), Armijo line search on 1/2|Phi|^2",
+    description:
+        "semismooth Newton on the Alart-Curnier function (eq. 11), Armijo line search on 1/2|Phi|^2",
     make: || make(NsnFunction::AlartCurnier, true),
 };
 pub const JM_LS: Entry = Entry {
     name: "nsn-jm-ls",
-    description: "semismooth Newton on the Jean-Moreau function (eq. 12), Armijo line search on 1/2|Phi|^2",
+    description:
+        "semismooth Newton on the Jean-Moreau function (eq. 12), Armijo line search on 1/2|Phi|^2",
     make: || make(NsnFunction::JeanMoreau, true),
 };
 pub const NM_LS: Entry = Entry {
@@ -114,7 +118,16 @@ impl Solver for Nsn {
         let start = Instant::now();
         let max_iter = control.max_iter.unwrap_or(self.params.max_iter);
         let mut watch = Watch::new(self.params.stall_window);
-        let out = newton(problem, &self.params, r, u, control, max_iter, 0, &mut watch)?;
+        let out = newton(
+            problem,
+            &self.params,
+            r,
+            u,
+            control,
+            max_iter,
+            0,
+            &mut watch,
+        )?;
         out.finish(start, out.iterations)
     }
 }
@@ -344,7 +357,7 @@ impl<'a, const D: usize> Newton<'a, D> {
         let mut it = first;
         loop {
             let error = fclib_error(self.problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error) {
+            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(self.problem, r, u)) {
                 return Ok(Outcome {
                     status,
                     error,

@@ -67,16 +67,18 @@ impl Watch {
         }
     }
 
-    /// The status after iteration `it` with error `error`, or `None` to go on.
+    /// The status after iteration `it` with error `error` whose round-off floor is
+    /// `floor` ([`crate::nonsmooth::error::fclib_error_floor`]), or `None` to go on.
     pub fn check(
         &mut self,
         control: &Control,
         it: usize,
         max_iter: usize,
         error: f64,
+        floor: f64,
     ) -> Option<Status> {
         control.report(it, error);
-        if error <= control.tol {
+        if error <= control.tol && floor <= control.tol {
             return Some(Status::Converged);
         }
         if error < 0.99 * self.best {
