@@ -74,7 +74,13 @@ impl Solver for FpDs {
         let mut it = 0;
         loop {
             let error = fclib_error(problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(problem, r, u)) {
+            if let Some(status) = watch.check(
+                control,
+                it,
+                max_iter,
+                error,
+                fclib_error_floor(problem, r, u),
+            ) {
                 return Outcome {
                     status,
                     error,

@@ -143,7 +143,13 @@ fn run<const D: usize>(
         if it >= next_check || it >= max_iter {
             problem.velocity(r, u);
             let error = fclib_error(problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(problem, r, u)) {
+            if let Some(status) = watch.check(
+                control,
+                it,
+                max_iter,
+                error,
+                fclib_error_floor(problem, r, u),
+            ) {
                 return Outcome {
                     status,
                     error,

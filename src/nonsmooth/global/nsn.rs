@@ -357,7 +357,13 @@ impl<'a, const D: usize> Newton<'a, D> {
         let mut it = first;
         loop {
             let error = fclib_error(self.problem, r, u);
-            if let Some(status) = watch.check(control, it, max_iter, error, fclib_error_floor(self.problem, r, u)) {
+            if let Some(status) = watch.check(
+                control,
+                it,
+                max_iter,
+                error,
+                fclib_error_floor(self.problem, r, u),
+            ) {
                 return Ok(Outcome {
                     status,
                     error,
