@@ -7,6 +7,8 @@
 //! interrupted (SIGINT or SIGTERM: the run finished its step and wrote a
 //! checkpoint and the plots).
 
+mod cli;
+
 use clap::{Parser, Subcommand};
 use emcontact::driver::{self, preflight, Progress, RunOptions};
 use emcontact::input;
@@ -72,7 +74,7 @@ enum Command {
     /// Frictional-contact problems (FCLIB files) and their solvers.
     Fc {
         #[command(subcommand)]
-        command: emcontact::nonsmooth::cli::FcCommand,
+        command: cli::fc::FcCommand,
     },
 }
 
@@ -105,7 +107,7 @@ fn main() -> ExitCode {
             print!("{}", input::markdown());
             0
         }
-        Command::Fc { command } => emcontact::nonsmooth::cli::run(command).clamp(0, 255) as u8,
+        Command::Fc { command } => cli::fc::run(command),
     };
     ExitCode::from(code)
 }

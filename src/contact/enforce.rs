@@ -35,7 +35,8 @@ use super::set::ContactSet;
 use super::geometry::MAX_NODES;
 use crate::linalg::LinearSolveError;
 use crate::model::Enforcement;
-use crate::nonsmooth::global::{self, NsnFunction, Params, SolveError};
+use crate::nonsmooth::global::NsnFunction;
+use crate::nonsmooth::{self, Control, SolveError};
 use crate::nonsmooth::problem::{LocalProblem, ProblemError};
 use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
@@ -337,11 +338,7 @@ pub fn solve_step<const D: usize>(
             .solver
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
-        let params = Params {
-            tol: SUBPROBLEM_TOL,
-            ..Params::default()
-        };
-        let res = global::solve(&name, &problem, &mut r, &mut uu, &params);
+        let res = nonsmooth::solve(&problem, &mut r, &mut uu, &name, &Control::with_tol(SUBPROBLEM_TOL));
         match res {
             Ok(i) => {
                 info.iterations = i.iterations;

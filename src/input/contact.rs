@@ -180,7 +180,7 @@ pub(super) fn build_contact(
     };
     let solver = match &c.solver {
         None => None,
-        Some(s) if crate::nonsmooth::global::is_solver(s.get_ref()) => Some(s.get_ref().clone()),
+        Some(s) if crate::nonsmooth::is_solver(s.get_ref()) => Some(s.get_ref().clone()),
         Some(s) => {
             return ctx.err(
                 Some(s.span()),
