@@ -33,5 +33,5 @@ pub mod set;
 pub mod surface;
 pub mod update;
 
-pub use set::{ContactSet, Memory, Pair, PointEval};
+pub use set::{ContactSet, EvalOptions, Memory, Pair, PointEval};
 pub use surface::ContactSetupError;

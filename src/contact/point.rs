@@ -293,6 +293,17 @@ pub struct Linear {
     /// Nodal force `f = Σ r_k H_k` and its Jacobian `∂f/∂x_{n+1}` (`[row][col]`).
     pub force: [f64; MAX_DOFS],
     pub k: [[f64; MAX_DOFS]; MAX_DOFS],
+    /// `∂r/∂x_{n+1}` (zero for a given `r`): with it the tangent splits into
+    /// the law's part `Σ_k H_k ⊗ ∂r_k/∂x` and the geometric rest.
+    pub dr: [[f64; MAX_DOFS]; 3],
+}
+
+impl Linear {
+    /// The law's part of the force Jacobian, `Σ_k H_k[row] ∂r_k/∂x[col]`
+    /// (the geometric stiffness `Σ_k r_k ∂H_k/∂x` left out).
+    pub fn law_tangent(&self, row: usize, col: usize) -> f64 {
+        (0..3).map(|k| self.h[k][row] * self.dr[k][col]).sum()
+    }
 }
 
 impl Default for Linear {
@@ -312,6 +323,7 @@ impl Default for Linear {
             r: [0.0; 3],
             force: [0.0; MAX_DOFS],
             k: [[0.0; MAX_DOFS]; MAX_DOFS],
+            dr: [[0.0; MAX_DOFS]; 3],
         }
     }
 }
@@ -369,6 +381,7 @@ pub fn linearize<const D: usize>(
     for k in 0..3 {
         out.u[k] = kin.u[k].v;
         out.r[k] = r[k].v;
+        out.dr[k] = r[k].d;
         out.b[k] = kin.u[k].d;
         for a in 0..n {
             for i in 0..D {

@@ -291,6 +291,15 @@ impl Pair {
     }
 }
 
+/// How [`ContactSet::evaluate`] evaluates an iterate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EvalOptions {
+    /// Slaves keep their faces within a slack (see [`Narrow`]).
+    pub hold_faces: bool,
+    /// The penalty law's tangent includes the geometric stiffness.
+    pub geometric: bool,
+}
+
 /// Every contact pair of a model.
 #[derive(Debug, Clone, Default)]
 pub struct ContactSet {
@@ -361,15 +370,21 @@ impl ContactSet {
     /// skipped: the broad phase couples what a step can reach). With
     /// `hold_faces` the slaves keep their faces within a slack (see
     /// [`Narrow`]): Newton asks for it once it is close to a solution.
+    /// Without `geometric`, the tangent of the penalty law leaves out the
+    /// geometric stiffness `Σ r_k ∂H_k/∂x`: far from a solution (a first
+    /// iterate that penetrates deeply) the penalty pressures are many times
+    /// the converged ones, and that term then swamps the inertia and the
+    /// material stiffness and makes the Newton matrix nearly singular.
     pub fn evaluate<const D: usize>(
         &mut self,
         x0: &[f64],
         x1: &[f64],
         dt: f64,
-        hold_faces: bool,
+        options: EvalOptions,
         f: &mut [f64],
         mut k: Option<(&BlockPattern, &mut [f64])>,
     ) -> Result<(), GeometryError> {
+        let hold_faces = options.hold_faces;
         let mut nodes = [0usize; MAX_NODES];
         for p in &mut self.pairs {
             p.linearize_all::<D>(x0, x1, dt, hold_faces)?;
@@ -388,6 +403,7 @@ impl ContactSet {
                 let Some((pattern, kv)) = k.as_mut() else {
                     continue;
                 };
+                let full = options.geometric || p.has_multipliers();
                 for a in 0..n {
                     for b in 0..n {
                         let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else {
@@ -395,7 +411,13 @@ impl ContactSet {
                         };
                         for i in 0..D {
                             for j in 0..D {
-                                kv[pattern.position(off, i, nodes[b], j)] -= lin.k[a * D + i][b * D + j];
+                                let (row, col) = (a * D + i, b * D + j);
+                                let v = if full {
+                                    lin.k[row][col]
+                                } else {
+                                    lin.law_tangent(row, col)
+                                };
+                                kv[pattern.position(off, i, nodes[b], j)] -= v;
                             }
                         }
                     }

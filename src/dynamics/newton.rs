@@ -15,7 +15,7 @@
 
 use super::step::{State, StepError, StepReport, Stepper};
 use crate::contact::enforce;
-use crate::contact::ContactSet;
+use crate::contact::{ContactSet, EvalOptions};
 
 /// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
 const ROUND_OFF: f64 = 1e-14;
@@ -37,6 +37,10 @@ const SETTLE_VIOLATION: f64 = 1e-6;
 /// chosen there are stale; holding them from then on keeps a slave on a
 /// face boundary from cycling between the two faces.
 const FREE_FACE_ITERATIONS: usize = 1;
+/// The penalty law's tangent includes its geometric stiffness once the
+/// relative residual is below this (see [`ContactSet::evaluate`]): a
+/// modified Newton far from the solution, quadratic near it.
+const GEOMETRIC_RESIDUAL: f64 = 1e-2;
 
 fn norm(v: &[f64]) -> f64 {
     v.iter().map(|a| a * a).sum::<f64>().sqrt()
@@ -78,7 +82,7 @@ impl<const D: usize> Stepper<D> {
         x0: &[f64],
         x1: &[f64],
         dt: f64,
-        hold: bool,
+        options: EvalOptions,
     ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let sys = &self.sys;
@@ -88,7 +92,7 @@ impl<const D: usize> Stepper<D> {
         if !self.contacts.is_empty() {
             self.mv.iter_mut().for_each(|v| *v = 0.0);
             self.contacts
-                .evaluate::<D>(x0, x1, dt, hold, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
+                .evaluate::<D>(x0, x1, dt, options, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
             }
@@ -169,7 +173,15 @@ impl<const D: usize> Stepper<D> {
         report: &mut StepReport,
     ) -> Result<(), StepError> {
         let n = s0.x.len();
-        let mut cur = self.evaluate(&s0.x, x1, dt, false)?;
+        let options = |hold_faces: bool, previous: &Eval| EvalOptions {
+            hold_faces,
+            geometric: previous.relative() <= GEOMETRIC_RESIDUAL,
+        };
+        let start = EvalOptions {
+            hold_faces: false,
+            geometric: false,
+        };
+        let mut cur = self.evaluate(&s0.x, x1, dt, start)?;
         report.residual_history.push(cur.relative());
         let mut it = 0;
         loop {
@@ -179,7 +191,7 @@ impl<const D: usize> Stepper<D> {
                 && self.contacts.settle() > 0
             {
                 report.augmentations += 1;
-                cur = self.evaluate(&s0.x, x1, dt, true)?;
+                cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 continue;
             }
             if cur.norm <= self.params.tolerance * cur.scale && contact <= 1.0 {
@@ -193,7 +205,7 @@ impl<const D: usize> Stepper<D> {
                 });
             }
             it += 1;
-            let hold = it > FREE_FACE_ITERATIONS;
+            let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
             self.correction(report)?;
             let new = multipliers(&self.contacts);
@@ -212,7 +224,7 @@ impl<const D: usize> Stepper<D> {
                 }
                 blend_multipliers(&mut self.contacts, &old, &new, s);
                 let trial = std::mem::take(&mut self.x_trial);
-                let e = self.evaluate(&s0.x, &trial, dt, hold);
+                let e = self.evaluate(&s0.x, &trial, dt, opts);
                 self.x_trial = trial;
                 match e {
                     Ok(e) if !backtrack || e.norm < cur.norm => {
@@ -234,7 +246,7 @@ impl<const D: usize> Stepper<D> {
                         self.x_trial[i] = x1[i] + self.dx[i];
                     }
                     let trial = std::mem::take(&mut self.x_trial);
-                    let e = self.evaluate(&s0.x, &trial, dt, hold);
+                    let e = self.evaluate(&s0.x, &trial, dt, opts);
                     self.x_trial = trial;
                     e?
                 }
