@@ -12,7 +12,7 @@
 //!
 //! A step that fails at Δt = 0.1 is timed as the run loop takes it
 //! (`driver::advance`: halve Δt until every sub-step converges; the failed
-//! attempts are part of the time). The Newton iterations and augmentations of
+//! attempts are part of the time). The Newton iterations and contact restarts of
 //! the timed step (`StepReport`) are printed once.
 //!
 //! Coarse mesh (8×8×4 + 4×4×4 hex8, 530 nodes, 1,590 dofs): criterion, 10 samples.
@@ -40,13 +40,13 @@ fn setup(base: [usize; 3], cube: [usize; 3]) -> (Stepper<3>, State) {
 }
 
 /// What one run-loop step took: Δt of the accepted sub-steps, cut-backs,
-/// Newton iterations and augmentations (accepted sub-steps and all).
+/// Newton iterations and contact restarts (accepted sub-steps and all).
 #[derive(Debug, Default)]
 struct Taken {
     cutbacks: usize,
     substeps: usize,
     iterations: usize,
-    augmentations: usize,
+    contact_restarts: usize,
     reports: Vec<StepReport>,
 }
 
@@ -60,7 +60,7 @@ fn advance(stepper: &mut Stepper<3>, s0: &State, dt: f64) -> (State, Taken) {
         cutbacks,
         substeps: reports.len(),
         iterations: reports.iter().map(|r| r.iterations).sum(),
-        augmentations: reports.iter().map(|r| r.augmentations).sum(),
+        contact_restarts: reports.iter().map(|r| r.contact_restarts).sum(),
         reports,
     };
     (state, taken)
@@ -72,8 +72,8 @@ fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
         let t0 = s.t;
         let (s1, taken) = advance(stepper, &s, DT);
         eprintln!(
-            "  setup step {t0:.1} -> {:.1}: {} sub-step(s), {} Newton iterations, {} augmentations",
-            s1.t, taken.substeps, taken.iterations, taken.augmentations
+            "  setup step {t0:.1} -> {:.1}: {} sub-step(s), {} Newton iterations, {} contact restarts",
+            s1.t, taken.substeps, taken.iterations, taken.contact_restarts
         );
         s = s1;
     }
@@ -83,7 +83,7 @@ fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
 fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
     eprintln!(
         "{label} ({dofs} dofs), step {t0:.1} -> {:.1}: {} cut-back(s) (= failed attempts), \
-         {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); augmentations {} \
+         {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); contact restarts {} \
          (per sub-step {:?}); active/stick/slip at the end {}/{}/{}",
         t0 + DT,
         taken.cutbacks,
@@ -95,11 +95,11 @@ fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
             .iter()
             .map(|r| r.iterations)
             .collect::<Vec<_>>(),
-        taken.augmentations,
+        taken.contact_restarts,
         taken
             .reports
             .iter()
-            .map(|r| r.augmentations)
+            .map(|r| r.contact_restarts)
             .collect::<Vec<_>>(),
         taken.reports.last().map_or(0, |r| r.active),
         taken.reports.last().map_or(0, |r| r.stick),

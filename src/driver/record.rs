@@ -35,7 +35,7 @@ pub const HISTORY_COLUMNS: [&str; 24] = [
     "stick",
     "slip",
     "max_penetration",
-    "augmentations",
+    "contact_restarts",
     "linear_scale",
     "angular_scale",
 ];
@@ -293,7 +293,7 @@ impl Recorder {
             r.stick as f64,
             r.slip as f64,
             r.max_penetration,
-            r.augmentations as f64,
+            r.contact_restarts as f64,
             m.linear_scale,
             m.angular_scale,
         ])

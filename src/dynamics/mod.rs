@@ -1,6 +1,6 @@
 //! Time integration: mass, internal force and tangent assembly, energy-momentum
 //! and Newmark integrators, one step by Newton with line search (contact,
-//! augmentations, velocity update), and the measures and forces of a state.
+//! velocity update), and the measures and forces of a state.
 //! The run around the steps (step control, output, checkpoints) is
 //! [`crate::driver`].
 

@@ -190,7 +190,7 @@ impl<const D: usize> Stepper<D> {
             if (close || contact <= 1.0 && cur.relative() <= self.params.tolerance)
                 && self.contacts.settle() > 0
             {
-                report.augmentations += 1;
+                report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 continue;
             }

@@ -55,7 +55,7 @@ pub struct StepReport {
     pub residual_history: Vec<f64>,
     /// Contact: times a converged Newton solve went on because a point moved
     /// to a closer face or a drifted point was put on its gap.
-    pub augmentations: usize,
+    pub contact_restarts: usize,
     /// Contact points active / sticking / slipping at the end of the step.
     pub active: usize,
     pub stick: usize,
