@@ -51,13 +51,26 @@ fn norm(v: &[f64]) -> f64 {
 pub(super) struct Eval {
     pub norm: f64,
     pub scale: f64,
+    /// The residual's round-off floor `ROUND_OFF_FLOOR · c_M ‖M x₁‖`: the
+    /// inertia term `c_M M (x₁ − x̂)` cancels the digits of the positions, so
+    /// no residual below this can be computed (a rigid motion has a force
+    /// `scale` at round-off, where only this floor tells convergence).
+    pub floor: f64,
 }
 
 impl Eval {
     fn relative(&self) -> f64 {
         self.norm / self.scale
     }
+
+    /// Below the tolerance, or at the round-off floor.
+    fn converged(&self, tol: f64) -> bool {
+        self.norm <= (tol * self.scale).max(self.floor)
+    }
 }
+
+/// See [`Eval::floor`]: a few hundred ulps of the inertia term.
+const ROUND_OFF_FLOOR: f64 = 1e-13;
 
 /// Multipliers of every pair (to blend a halved correction).
 fn multipliers(c: &ContactSet) -> Vec<Vec<[f64; 3]>> {
@@ -107,6 +120,9 @@ impl<const D: usize> Stepper<D> {
         }
         sys.zero_fixed(&mut self.r);
         sys.zero_fixed(&mut self.mv);
+        sys.mass_times(x1, &mut self.mx);
+        sys.zero_fixed(&mut self.mx);
+        let floor = ROUND_OFF_FLOOR * cm * norm(&self.mx);
         let n = norm(&self.r);
         if !n.is_finite() {
             return Err(StepError::NonFinite);
@@ -117,7 +133,11 @@ impl<const D: usize> Stepper<D> {
             .max(f64::MIN_POSITIVE);
         sys.add_mass(cm, &mut self.k);
         sys.apply_fixed(&mut self.k);
-        Ok(Eval { norm: n, scale })
+        Ok(Eval {
+            norm: n,
+            scale,
+            floor,
+        })
     }
 
     /// The Newton correction at the current iterate into `dx` (the matrix `k`
@@ -187,14 +207,15 @@ impl<const D: usize> Stepper<D> {
         loop {
             let (contact, contact_size) = self.contacts.violation(dt);
             let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
-            if (close || contact <= 1.0 && cur.relative() <= self.params.tolerance)
+            let converged = cur.converged(self.params.tolerance);
+            if (close || contact <= 1.0 && converged)
                 && self.contacts.settle() > 0
             {
                 report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 continue;
             }
-            if cur.norm <= self.params.tolerance * cur.scale && contact <= 1.0 {
+            if converged && contact <= 1.0 {
                 break;
             }
             if it == self.params.max_iterations {

@@ -112,6 +112,7 @@ pub struct Stepper<const D: usize> {
     pub(super) x_trial: Vec<f64>,
     pub(super) x_hat: Vec<f64>,
     pub(super) mv: Vec<f64>,
+    pub(super) mx: Vec<f64>,
     /// Contact pairs, evaluated in every residual.
     pub contacts: ContactSet,
     /// Set by `detect`: some slave may reach its master this step.
@@ -149,6 +150,7 @@ impl<const D: usize> Stepper<D> {
             x_trial: vec![0.0; n],
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
+            mx: vec![0.0; n],
             contacts: ContactSet::default(),
             contact_possible: false,
             dump_contact: None,
