@@ -19,7 +19,10 @@ fn blocks(mu: f64, enforcement: &str, end: f64) -> String {
     ))
     .unwrap();
     text.replace("end = 1.5", &format!("end = {end}"))
-        .replace("friction = 0.8", &format!("friction = {mu}\nenforcement = \"{enforcement}\""))
+        .replace(
+            "friction = 0.8",
+            &format!("friction = {mu}\nenforcement = \"{enforcement}\""),
+        )
         .lines()
         .filter(|l| !l.starts_with("tolerance"))
         .collect::<Vec<_>>()
@@ -50,7 +53,10 @@ fn assert_quadratic(h: &[f64], what: &str) {
         let (a, b) = (w[0], w[1]);
         if a < 1e-3 && a > 1e-11 && b < a {
             seen += 1;
-            assert!(b <= 10.0 * a * a + 1e-12, "{what}: {a:.3e} → {b:.3e} in {h:?}");
+            assert!(
+                b <= 10.0 * a * a + 1e-12,
+                "{what}: {a:.3e} → {b:.3e} in {h:?}"
+            );
         }
     }
     assert!(seen >= 1, "{what}: no convergent pair in {h:?}");
@@ -154,7 +160,9 @@ fn contact_subproblems_are_written_as_fclib_files() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let n = std::fs::read_dir(out.join("contact_problems")).unwrap().count();
+    let n = std::fs::read_dir(out.join("contact_problems"))
+        .unwrap()
+        .count();
     assert_eq!(n, total, "[output] contact_problems = true");
     let py_ok = std::process::Command::new("python3")
         .args(["-c", "import h5py, numpy"])

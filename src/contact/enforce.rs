@@ -31,13 +31,13 @@
 //!   Together with the Newton step on `x` this is the generalized Newton
 //!   method on `(x, r)`: no outer augmentation loop.
 
-use super::set::ContactSet;
 use super::geometry::MAX_NODES;
+use super::set::ContactSet;
 use crate::linalg::LinearSolveError;
 use crate::model::Enforcement;
 use crate::nonsmooth::global::NsnFunction;
-use crate::nonsmooth::{self, Control, SolveError};
 use crate::nonsmooth::problem::{LocalProblem, ProblemError};
+use crate::nonsmooth::{self, Control, SolveError};
 use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use std::time::Instant;
@@ -125,7 +125,9 @@ fn candidates(set: &ContactSet) -> Vec<Candidate> {
         for k in 0..pair.lin.len() {
             if is_candidate(set, p, k) {
                 let mut nodes = [0; MAX_NODES];
-                let n = pair.surface.element_nodes(k, pair.narrow.held[k], &mut nodes);
+                let n = pair
+                    .surface
+                    .element_nodes(k, pair.narrow.held[k], &mut nodes);
                 out.push(Candidate {
                     pair: p,
                     point: k,
@@ -229,10 +231,7 @@ fn alart_curnier_step<const D: usize>(
             }
         }
     }
-    let delta = jac
-        .lu()
-        .solve(&rhs)
-        .ok_or(EnforceError::Singular(m / D))?;
+    let delta = jac.lu().solve(&rhs).ok_or(EnforceError::Singular(m / D))?;
     for i in 0..m {
         r[i] += delta[i];
     }
@@ -338,7 +337,13 @@ pub fn solve_step<const D: usize>(
             .solver
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
-        let res = nonsmooth::solve(&problem, &mut r, &mut uu, &name, &Control::with_tol(SUBPROBLEM_TOL));
+        let res = nonsmooth::solve(
+            &problem,
+            &mut r,
+            &mut uu,
+            &name,
+            &Control::with_tol(SUBPROBLEM_TOL),
+        );
         match res {
             Ok(i) => {
                 info.iterations = i.iterations;

@@ -101,7 +101,11 @@ impl Narrow {
                     }
                     let pf = project(e.kind, &xf[..e.nodes().len()], self.x3[sl]);
                     self.excess[k] = pf.distance - pb.distance;
-                    Some(if self.excess[k] > FACE_SLACK * s.h { b } else { f })
+                    Some(if self.excess[k] > FACE_SLACK * s.h {
+                        b
+                    } else {
+                        f
+                    })
                 }
             };
             if face.is_none() || face == self.closest[k] {
@@ -122,7 +126,11 @@ impl Narrow {
         for k in 0..self.held.len() {
             let back = self.closest[k].is_some() && self.closest[k] == self.before[k];
             if self.excess[k] > tol && !back && self.switches[k] < MAX_FACE_SWITCHES && matters(k) {
-                log::trace!("slave {k}: to face {:?} (excess {:.3e})", self.closest[k], self.excess[k]);
+                log::trace!(
+                    "slave {k}: to face {:?} (excess {:.3e})",
+                    self.closest[k],
+                    self.excess[k]
+                );
                 self.before[k] = self.held[k];
                 self.held[k] = self.closest[k];
                 self.excess[k] = 0.0;

@@ -145,7 +145,9 @@ pub struct Pair {
 /// inversely proportional to it). The default follows the step size, so that
 /// a cut-back step keeps the same ratio of penalty to inertia.
 pub fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f64, f64) {
-    let eps_n = spec.penalty.unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
+    let eps_n = spec
+        .penalty
+        .unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
     (eps_n, spec.tangential_penalty.unwrap_or(eps_n))
 }
 
@@ -220,9 +222,14 @@ impl Pair {
         hold_faces: bool,
     ) -> Result<(), GeometryError> {
         self.narrow.detect(&self.surface, x1, hold_faces);
-        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len()).map(|k| self.force_law(k, dt)).collect();
+        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len())
+            .map(|k| self.force_law(k, dt))
+            .collect();
         let (surface, narrow) = (&self.surface, &self.narrow);
-        let (constraint, fd) = (&self.constraint, self.spec.tangent == ContactTangent::FiniteDifference);
+        let (constraint, fd) = (
+            &self.constraint,
+            self.spec.tangent == ContactTangent::FiniteDifference,
+        );
         self.lin
             .par_iter_mut()
             .zip(self.evaluated.par_iter_mut())
@@ -458,9 +465,9 @@ impl ContactSet {
             // a face matters where the point is pressed or within a face
             // size of touching; elsewhere the choice does not change the step
             let (evals, h) = (&p.evals, p.surface.h);
-            changed += p
-                .narrow
-                .settle(p.tol_abs.max(FACE_TOL * h), |k| evals[k].active() || evals[k].g1 < h);
+            changed += p.narrow.settle(p.tol_abs.max(FACE_TOL * h), |k| {
+                evals[k].active() || evals[k].g1 < h
+            });
             if !p.has_multipliers() {
                 continue;
             }
@@ -475,7 +482,10 @@ impl ContactSet {
                 }
             }
             if changed > before {
-                log::debug!("contact: {} point(s) moved to another face or onto their drift bound", changed - before);
+                log::debug!(
+                    "contact: {} point(s) moved to another face or onto their drift bound",
+                    changed - before
+                );
             }
         }
         changed
@@ -504,6 +514,8 @@ impl ContactSet {
 
     /// Every point's evaluation, pair by pair.
     pub fn evals(&self) -> impl Iterator<Item = (&Pair, &PointEval)> {
-        self.pairs.iter().flat_map(|p| p.evals.iter().map(move |e| (p, e)))
+        self.pairs
+            .iter()
+            .flat_map(|p| p.evals.iter().map(move |e| (p, e)))
     }
 }

@@ -140,7 +140,6 @@ impl ForceProbe {
         }
         Ok(out)
     }
-
 }
 
 /// One pair: its per-point forces (the converged iterate's, `w j (p_N N_A +

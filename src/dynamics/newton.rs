@@ -104,8 +104,14 @@ impl<const D: usize> Stepper<D> {
         // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
         if !self.contacts.is_empty() {
             self.mv.iter_mut().for_each(|v| *v = 0.0);
-            self.contacts
-                .evaluate::<D>(x0, x1, dt, options, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
+            self.contacts.evaluate::<D>(
+                x0,
+                x1,
+                dt,
+                options,
+                &mut self.mv,
+                Some((&sys.pattern, &mut self.k)),
+            )?;
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
             }
@@ -168,7 +174,8 @@ impl<const D: usize> Stepper<D> {
             &self.sys.fixed,
             &mut solve,
             &mut self.dx,
-            dump.as_mut().map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
+            dump.as_mut()
+                .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
         )?;
         log::debug!(
             "newton correction: factorization {factor:.3} s, contact subproblem {:.3} s ({} points, {} library iterations)",
@@ -208,9 +215,7 @@ impl<const D: usize> Stepper<D> {
             let (contact, contact_size) = self.contacts.violation(dt);
             let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
             let converged = cur.converged(self.params.tolerance);
-            if (close || contact <= 1.0 && converged)
-                && self.contacts.settle() > 0
-            {
+            if (close || contact <= 1.0 && converged) && self.contacts.settle() > 0 {
                 report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 continue;

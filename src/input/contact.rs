@@ -32,7 +32,10 @@ pub(super) fn contact_warnings(
             );
         }
     } else {
-        for (key, v) in [("penalty", &c.penalty), ("tangential_penalty", &c.tangential_penalty)] {
+        for (key, v) in [
+            ("penalty", &c.penalty),
+            ("tangential_penalty", &c.tangential_penalty),
+        ] {
             if let Some(v) = v {
                 unused(
                     key,
