@@ -3,7 +3,7 @@
 //! block fixed at its bottom, μ = 0.8, augmented Lagrangian (tolerance 1e-5).
 //!
 //! Built through the public API the way `emcontact run` does it
-//! (`input::parse` → `dynamics::setup` → `dynamics::advance`).
+//! (`input::parse` → `driver::setup` → `driver::advance`).
 //! Two steps are timed, each from a fixed state reached outside the timed loop
 //! (the contact pairs are restored from a clone before every timed step):
 //!
@@ -11,8 +11,8 @@
 //! * `persistent`: t = 0.3 → 0.4, in sliding contact.
 //!
 //! A step that fails at Δt = 0.1 is timed as the run loop takes it
-//! (`dynamics::advance`: halve Δt until every sub-step converges; the failed
-//! attempts are part of the time). The Newton iterations and augmentations of
+//! (`driver::advance`: halve Δt until every sub-step converges; the failed
+//! attempts are part of the time). The Newton iterations and contact restarts of
 //! the timed step (`StepReport`) are printed once.
 //!
 //! Coarse mesh (8×8×4 + 4×4×4 hex8, 530 nodes, 1,590 dofs): criterion, 10 samples.
@@ -21,7 +21,8 @@
 //! `CONTACT_STEP_FINE=1` (first-contact step) or `CONTACT_STEP_FINE=2` (both).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use emcontact::dynamics::{self, State, StepReport, Stepper};
+use emcontact::driver;
+use emcontact::dynamics::{State, StepReport, Stepper};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -35,31 +36,31 @@ const DT: f64 = 0.1;
 fn setup(base: [usize; 3], cube: [usize; 3]) -> (Stepper<3>, State) {
     let model =
         emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
-    dynamics::setup::<3>(&model).expect("setup")
+    driver::setup::<3>(&model).expect("setup")
 }
 
 /// What one run-loop step took: Δt of the accepted sub-steps, cut-backs,
-/// Newton iterations and augmentations (accepted sub-steps and all).
+/// Newton iterations and contact restarts (accepted sub-steps and all).
 #[derive(Debug, Default)]
 struct Taken {
     cutbacks: usize,
     substeps: usize,
     iterations: usize,
-    augmentations: usize,
+    contact_restarts: usize,
     reports: Vec<StepReport>,
 }
 
-/// The run loop's step from `s0` by `dt` (`dynamics::advance`: halved until
+/// The run loop's step from `s0` by `dt` (`driver::advance`: halved until
 /// every sub-step converges).
 fn advance(stepper: &mut Stepper<3>, s0: &State, dt: f64) -> (State, Taken) {
-    let (subs, cutbacks) = dynamics::advance(stepper, s0, dt).expect("step converges");
+    let (subs, cutbacks) = driver::advance(stepper, s0, dt).expect("step converges");
     let reports: Vec<StepReport> = subs.iter().map(|(_, r, _)| r.clone()).collect();
     let state = subs.into_iter().last().expect("one sub-step at least").0;
     let taken = Taken {
         cutbacks,
         substeps: reports.len(),
         iterations: reports.iter().map(|r| r.iterations).sum(),
-        augmentations: reports.iter().map(|r| r.augmentations).sum(),
+        contact_restarts: reports.iter().map(|r| r.contact_restarts).sum(),
         reports,
     };
     (state, taken)
@@ -71,8 +72,8 @@ fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
         let t0 = s.t;
         let (s1, taken) = advance(stepper, &s, DT);
         eprintln!(
-            "  setup step {t0:.1} -> {:.1}: {} sub-step(s), {} Newton iterations, {} augmentations",
-            s1.t, taken.substeps, taken.iterations, taken.augmentations
+            "  setup step {t0:.1} -> {:.1}: {} sub-step(s), {} Newton iterations, {} contact restarts",
+            s1.t, taken.substeps, taken.iterations, taken.contact_restarts
         );
         s = s1;
     }
@@ -82,7 +83,7 @@ fn advance_to(stepper: &mut Stepper<3>, mut s: State, t: f64) -> State {
 fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
     eprintln!(
         "{label} ({dofs} dofs), step {t0:.1} -> {:.1}: {} cut-back(s) (= failed attempts), \
-         {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); augmentations {} \
+         {} sub-step(s) of dt = {:e}; Newton iterations {} (per sub-step {:?}); contact restarts {} \
          (per sub-step {:?}); active/stick/slip at the end {}/{}/{}",
         t0 + DT,
         taken.cutbacks,
@@ -94,11 +95,11 @@ fn describe(label: &str, dofs: usize, t0: f64, taken: &Taken) {
             .iter()
             .map(|r| r.iterations)
             .collect::<Vec<_>>(),
-        taken.augmentations,
+        taken.contact_restarts,
         taken
             .reports
             .iter()
-            .map(|r| r.augmentations)
+            .map(|r| r.contact_restarts)
             .collect::<Vec<_>>(),
         taken.reports.last().map_or(0, |r| r.active),
         taken.reports.last().map_or(0, |r| r.stick),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
-use emcontact::nonsmooth::global::{self, Params};
+use emcontact::nonsmooth::global::{self, Control};
 
 fn capsules(c: &mut Criterion) {
     let path = concat!(
@@ -32,7 +32,7 @@ fn capsules(c: &mut Criterion) {
         }
         // Report the outcome once, outside the timing.
         let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
-        match global::solve(name, &p, &mut r, &mut u, &Params::default()) {
+        match global::solve(name, &p, &mut r, &mut u, &Control::default()) {
             Ok(i) => eprintln!(
                 "{name}: converged, error {:.2e}, {} iterations",
                 i.error, i.iterations
@@ -42,7 +42,7 @@ fn capsules(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
-                let _ = global::solve(name, &p, &mut r, &mut u, &Params::default());
+                let _ = global::solve(name, &p, &mut r, &mut u, &Control::default());
                 r
             })
         });

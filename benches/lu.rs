@@ -3,9 +3,9 @@
 //!
 //! The matrix is the one the first-contact step factorizes: the blocks of
 //! `benches/contact_step.rs` built through the public API
-//! (`input::parse` → `dynamics::setup`) at t = 0.2 (free flight so far), the
+//! (`input::parse` → `driver::setup`) at t = 0.2 (free flight so far), the
 //! pattern extended by the contact couplings of the step from there
-//! (`ContactPair::couplings` with the stepper's swept boxes),
+//! (`ContactSet::couplings` with the stepper's swept boxes),
 //! values = midpoint tangent + `2/Δt²·M` + an unsymmetric frictional contact
 //! stiffness on the coupled nodes (normal `e_z`, slip along `e_y`, μ = 0.8),
 //! fixed dofs imposed.
@@ -25,7 +25,7 @@
 //! Under `cargo test` only the coarse figures are printed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use emcontact::dynamics;
+use emcontact::driver;
 use emcontact::fe::kernel::StressEval;
 use emcontact::linalg::{
     BlockPattern, Factorization, LinearMethod, LinearParams, LinearSolver, LuOrdering, LuParams,
@@ -70,16 +70,12 @@ const DT: f64 = 0.1;
 fn blocks_matrix(base: [usize; 3], cube: [usize; 3], reach: f64) -> (BlockPattern, Vec<f64>) {
     let model =
         emcontact::input::parse(Path::new("blocks.toml"), &input(base, cube)).expect("valid input");
-    let (mut stepper, s0) = dynamics::setup::<3>(&model).expect("setup");
+    let (mut stepper, s0) = driver::setup::<3>(&model).expect("setup");
     // the state at t = 0.2 (free flight: x0 + 0.2 v0), just before touch-down,
     // and the coupling reach of the step from there (`Stepper::refresh_couplings`)
     let x: Vec<f64> = s0.x.iter().zip(&s0.v).map(|(x, v)| x + 0.2 * v).collect();
     let v: Vec<f64> = s0.v.iter().map(|v| reach * v).collect();
-    let per_face: Vec<Vec<usize>> = stepper
-        .contacts
-        .iter()
-        .flat_map(|c| c.couplings(&x, &v, DT))
-        .collect();
+    let (per_face, _) = stepper.contacts.couplings(&x, &v, DT);
     // (slave, face) lists, slave first → one list per slave with all its nodes
     let mut by_slave: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for l in &per_face {

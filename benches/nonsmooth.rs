@@ -1,4 +1,13 @@
-//! Time per one-contact solve for every registered local solver, on a fixed set
+//! Two groups.
+//!
+//! `fe-warm/<solver>/<contacts>`: the FE contact step's hot path — a reduced problem
+//! `u = W r + q` like the ones the FE code builds at each Newton iteration (W dense
+//! SPD with 3×3 blocks, `W = G Gᵀ/n + 0.2 I` with a coupling that decays with the
+//! distance between contacts, μ ∈ [0.1, 0.8], 4 to 300 contacts), solved to 1e-10
+//! from a warm start: the solution perturbed by 1e-3 (relative), as from the previous
+//! Newton iterate. Each criterion iteration builds nothing: the problem is built once.
+//!
+//! `local3d/<solver>`: time per one-contact solve for every registered local solver, on a fixed set
 //! of 256 random 3D problems (W = R diag(λ) Rᵀ, cond 1 … 1e4, q ∈ [-1,1]³,
 //! μ ∈ [0, 1.5]; seeded, so every run sees the same set). Each criterion
 //! iteration solves the whole set from r = 0; divide by 256 for ns per solve.
@@ -9,6 +18,9 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use emcontact::nonsmooth::local::{solvers, LocalParams};
+use emcontact::nonsmooth::problem::LocalProblem;
+use emcontact::nonsmooth::{self, Control};
+use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
@@ -74,5 +86,75 @@ fn local_solvers(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, local_solvers);
+/// An FE-like reduced problem with `nc` contacts and its solution (module docs).
+pub fn fe_problem(nc: usize, seed: u64) -> (LocalProblem, Vec<f64>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = 3 * nc;
+    let g: Vec<f64> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            let d = (i / 3).abs_diff(j / 3) as f64;
+            rng.gen_range(-1.0..1.0) * (-d / 4.0).exp()
+        })
+        .collect();
+    let mut trip = Vec::with_capacity(n * n);
+    for i in 0..n {
+        for j in 0..n {
+            let mut s: f64 = (0..n).map(|k| g[i * n + k] * g[j * n + k]).sum::<f64>() / n as f64;
+            if i == j {
+                s += 0.2;
+            }
+            trip.push(Triplet::new(i, j, s));
+        }
+    }
+    let w = SparseColMat::try_new_from_triplets(n, n, &trip).unwrap();
+    let q: Vec<f64> = (0..n)
+        .map(|k| {
+            if k % 3 == 0 {
+                rng.gen_range(-1.0..0.3)
+            } else {
+                rng.gen_range(-0.5..0.5)
+            }
+        })
+        .collect();
+    let mu: Vec<f64> = (0..nc).map(|_| rng.gen_range(0.1..0.8)).collect();
+    let p = LocalProblem::new(3, w, q, mu).unwrap();
+    let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
+    nonsmooth::solve(&p, &mut r, &mut u, "hybrid", &Control::with_tol(1e-13)).unwrap();
+    (p, r)
+}
+
+fn fe_warm(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fe-warm");
+    g.warm_up_time(Duration::from_millis(300));
+    g.measurement_time(Duration::from_secs(2));
+    g.sample_size(10);
+    for nc in [4, 32, 128, 300] {
+        let (p, sol) = fe_problem(nc, nc as u64);
+        let scale = sol.iter().map(|x| x.abs()).fold(0.0, f64::max).max(1e-3);
+        let warm: Vec<f64> = sol
+            .iter()
+            .enumerate()
+            .map(|(k, x)| x + 1e-3 * scale * ((k * 7 % 11) as f64 / 5.0 - 1.0))
+            .collect();
+        let control = Control::with_tol(1e-10);
+        for name in ["hybrid", "nsgs-ac", "nsn-ac-ls", "nsn-nm-ls"] {
+            let (mut r, mut u) = (warm.clone(), vec![0.0; p.size()]);
+            match nonsmooth::solve(&p, &mut r, &mut u, name, &control) {
+                Ok(i) => eprintln!("fe-warm {name} {nc}: {} iterations", i.iterations),
+                Err(e) => eprintln!("fe-warm {name} {nc}: {e}"),
+            }
+            g.bench_function(format!("{name}/{nc}"), |b| {
+                b.iter(|| {
+                    let (mut r, mut u) = (warm.clone(), vec![0.0; p.size()]);
+                    let _ = nonsmooth::solve(&p, &mut r, &mut u, name, &control);
+                    black_box(r)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fe_warm, local_solvers);
 criterion_main!(benches);

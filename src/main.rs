@@ -1,15 +1,22 @@
 //! The `emcontact` command line.
 //!
 //! Exit codes: 0 success; 1 the computation failed (a step could not be
-//! completed, or a solver missed its tolerance) — every file written so far is
-//! kept; 2 bad input (the message names the file, key and line).
+//! completed, a file could not be written, or a solver missed its
+//! tolerance) — every file written so far is kept; 2 bad input (the message
+//! names the file, key and line; with `--strict` also a warning); 130
+//! interrupted (SIGINT or SIGTERM: the run finished its step and wrote a
+//! checkpoint and the plots).
+
+mod cli;
 
 use clap::{Parser, Subcommand};
-use emcontact::dynamics::{self, Progress, RunOptions};
+use emcontact::driver::{self, preflight, Progress, RunOptions};
 use emcontact::input;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -24,28 +31,50 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a simulation.
+    /// Run a simulation (prints the check's warnings first).
     Run {
         /// Input file (TOML).
         input: PathBuf,
         /// Output directory (overrides `output.dir`).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Continue the interrupted run whose output folder is DIR (from its checkpoint.bin).
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
+        restart: Option<PathBuf>,
+        /// Replace the files of an earlier run in the output folder.
+        #[arg(long)]
+        overwrite: bool,
+        /// Treat warnings as errors (exit 2).
+        #[arg(long)]
+        strict: bool,
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
+        /// Write every contact subproblem (the frictional-contact problem of
+        /// each Newton iteration) as an FCLIB file into this folder.
+        #[arg(long, value_name = "DIR")]
+        dump_contact: Option<PathBuf>,
     },
-    /// Check an input file and print the model's size, mass and stable time step.
+    /// Check an input file: the model's size, mass, stable time step,
+    /// penalties, memory and time estimates, and warnings.
     Check {
         /// Input file (TOML).
         input: PathBuf,
+        /// Treat warnings as errors (exit 2).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Draw energy.png and momentum.png again from a run's history.csv.
+    Plot {
+        /// The run's output folder.
+        dir: PathBuf,
     },
     /// Print the input-file reference (the Markdown of docs/input.md).
     Keys,
     /// Frictional-contact problems (FCLIB files) and their solvers.
     Fc {
         #[command(subcommand)]
-        command: emcontact::nonsmooth::cli::FcCommand,
+        command: cli::fc::FcCommand,
     },
 }
 
@@ -53,135 +82,141 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Run { input, out, quiet } => run(input, out, quiet),
-        Command::Check { input } => check(input),
+        Command::Run {
+            input,
+            out,
+            restart,
+            overwrite,
+            strict,
+            quiet,
+            dump_contact,
+        } => run(
+            &input,
+            RunFlags {
+                out,
+                restart,
+                overwrite,
+                strict,
+                quiet,
+                dump_contact,
+            },
+        ),
+        Command::Check { input, strict } => check(&input, strict),
+        Command::Plot { dir } => plot(&dir),
         Command::Keys => {
             print!("{}", input::markdown());
             0
         }
-        Command::Fc { command } => emcontact::nonsmooth::cli::run(command).clamp(0, 255) as u8,
+        Command::Fc { command } => cli::fc::run(command),
     };
     ExitCode::from(code)
 }
 
-fn load(path: &PathBuf) -> Result<emcontact::model::Model, u8> {
+fn load(path: &Path) -> Result<emcontact::model::Model, u8> {
     input::load(path).map_err(|e| {
         eprintln!("error: {e}");
         2
     })
 }
 
-fn check(path: PathBuf) -> u8 {
-    let model = match load(&path) {
-        Ok(m) => m,
-        Err(c) => return c,
-    };
-    let info = match dynamics::model_info(&model) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("error: {}: mesh: {e}", path.display());
-            return 2;
-        }
-    };
-    println!(
-        "{}: {}D, {} body(ies)",
-        path.display(),
-        model.dim,
-        model.bodies.len()
-    );
-    for (name, n, m) in &info.bodies {
-        println!("  body {name}: {n} elements, mass {m:.6e}");
+/// The preflight of `model`; prints its warnings (errors with `strict`).
+fn preflight_of(model: &emcontact::model::Model, strict: bool) -> Result<preflight::Preflight, u8> {
+    let p = preflight::preflight(model).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    let label = if strict { "error" } else { "warning" };
+    for w in &p.warnings {
+        eprintln!("{label}: {w}");
     }
-    let total: f64 = info.bodies.iter().map(|b| b.2).sum();
-    println!(
-        "nodes {}  elements {}  dofs {}  total mass {total:.6e}",
-        info.nodes, info.elements, info.dofs
-    );
-    println!(
-        "stable explicit dt ≈ {:.4e}; dt = {:.4e} is {:.1}× that",
-        info.stable_dt,
-        model.time.dt,
-        model.time.dt / info.stable_dt
-    );
-    match dynamics::linear_plan(&model) {
-        Ok(p) => println!(
-            "linear solver: {}; direct factors ≈ {:.2} GB ({:.1} GB available)",
-            match p.method {
-                emcontact::linalg::LinearMethod::Iterative =>
-                    "iterative (GMRES, node-block Jacobi)".to_string(),
-                _ => format!("direct (symmetric-pattern LU, {:?} ordering)", p.ordering),
-            },
-            p.factor_bytes / 1e9,
-            p.available / 1e9
-        ),
-        Err(e) => {
-            eprintln!("error: {}: solver.linear: {e}", path.display());
-            return 2;
-        }
+    if strict && !p.warnings.is_empty() {
+        eprintln!("{} warning(s) and --strict: stopping", p.warnings.len());
+        return Err(2);
     }
-    let stiffness = model
-        .bodies
-        .iter()
-        .map(|b| b.material.p_wave_modulus())
-        .fold(0.0, f64::max);
-    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
-    for (i, spec) in model.contacts.iter().enumerate() {
-        match emcontact::contact::pair::ContactPair::new(
-            spec,
-            &model.mesh,
-            model.dim,
-            stiffness,
-            density,
-            model.time.dt,
-        ) {
-            Ok(p) => {
-                let why = if spec.penalty.is_some() {
-                    "given".to_string()
-                } else {
-                    format!(
-                        "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}",
-                        if spec.enforcement == emcontact::model::Enforcement::Penalty {
-                            1000
-                        } else {
-                            10
-                        },
-                        stiffness / p.h,
-                        2.0 * density * p.h / (model.time.dt * model.time.dt),
-                        p.h
-                    )
-                };
-                println!(
-                    "contact[{i}]: {} slave nodes, {} master faces, μ = {}, ε_N = {:.4e} ({why}), ε_T = {:.4e}, tolerance {:.3e} (length){}",
-                    p.slaves.len(),
-                    p.n_faces(),
-                    spec.friction,
-                    p.eps_n,
-                    p.eps_t,
-                    p.tol_abs,
-                    if spec.enforcement == emcontact::model::Enforcement::AugmentedLagrangian {
-                        format!(", drift bound {:.3e} (length)", p.drift_bound)
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-            Err(e) => {
-                eprintln!("error: {}: contact[{i}]: {e}", path.display());
-                return 2;
-            }
-        }
-    }
-    println!("output: {}", model.output.dir.display());
-    0
+    Ok(p)
 }
 
-fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool) -> u8 {
-    let mut model = match load(&path) {
+fn check(path: &Path, strict: bool) -> u8 {
+    let model = match load(path) {
         Ok(m) => m,
         Err(c) => return c,
     };
-    if let Some(o) = out {
+    match preflight_of(&model, strict) {
+        Ok(p) => {
+            p.info.iter().for_each(|l| println!("{l}"));
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+fn plot(dir: &Path) -> u8 {
+    match emcontact::output::plot_history(&dir.join("history.csv"), dir) {
+        Ok(()) => {
+            println!(
+                "wrote {} and {}",
+                dir.join("energy.png").display(),
+                dir.join("momentum.png").display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// SIGINT and SIGTERM set the returned flag (the run stops after its step);
+/// a second one ends the process at once with exit code 130.
+fn stop_flag() -> Option<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [SIGINT, SIGTERM] {
+        let ok = signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&flag))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flag)));
+        if let Err(e) = ok {
+            log::warn!("cannot catch signal {sig}: {e}; Ctrl-C will stop without a checkpoint");
+            return None;
+        }
+    }
+    Some(flag)
+}
+
+/// The options of `emcontact run`.
+struct RunFlags {
+    out: Option<PathBuf>,
+    restart: Option<PathBuf>,
+    overwrite: bool,
+    strict: bool,
+    quiet: bool,
+    dump_contact: Option<PathBuf>,
+}
+
+fn run(path: &Path, flags: RunFlags) -> u8 {
+    let RunFlags {
+        out,
+        restart,
+        overwrite,
+        strict,
+        quiet,
+        dump_contact,
+    } = flags;
+    let mut model = match load(path) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
+    if let Some(o) = out.or(restart.clone()) {
+        if model.output.contact_problems.is_some() {
+            model.output.contact_problems = Some(o.join("contact_problems"));
+        }
         model.output.dir = o;
+    }
+    if dump_contact.is_some() {
+        model.output.contact_problems = dump_contact;
+    }
+    if let Err(c) = preflight_of(&model, strict) {
+        return c;
     }
     let progress = if quiet {
         Progress::Quiet
@@ -192,39 +227,44 @@ fn run(path: PathBuf, out: Option<PathBuf>, quiet: bool) -> u8 {
     };
     let opts = RunOptions {
         progress,
+        overwrite,
+        restart: restart.is_some(),
+        stop: stop_flag(),
         ..RunOptions::default()
     };
-    match dynamics::run(&model, &opts) {
+    let dir = model.output.dir.clone();
+    match driver::run(&model, &opts) {
+        Ok(s) if s.interrupted => {
+            eprintln!(
+                "interrupted: stopped at t = {} after {} steps; checkpoint and plots written in {}",
+                s.final_time,
+                s.steps,
+                dir.display()
+            );
+            eprintln!(
+                "continue with: emcontact run {} --restart {}",
+                path.display(),
+                dir.display()
+            );
+            130
+        }
         Ok(s) => {
             if !quiet {
-                println!(
-                    "done: {} steps ({} cut back), {} Newton iterations, {:.2} s; output in {}",
-                    s.steps,
-                    s.cutbacks,
-                    s.newton_iterations,
-                    s.seconds,
-                    s.out_dir.display()
-                );
-                println!(
-                    "max relative drift: energy {:.3e}, linear momentum {:.3e}, angular momentum {:.3e}",
-                    s.max_energy_drift, s.max_linear_drift, s.max_angular_drift
-                );
+                s.report().iter().for_each(|l| println!("{l}"));
             }
             0
+        }
+        Err(e) if e.is_input() => {
+            eprintln!("error: {e}");
+            2
         }
         Err(e) => {
             eprintln!("error: {e}");
             eprintln!(
-                "files written so far are kept in {}",
-                model.output.dir.display()
+                "the files written before the error are kept in {} (each one complete)",
+                dir.display()
             );
-            // a direct factorization that cannot fit is refused like bad input
-            match e {
-                dynamics::RunError::Linear(emcontact::linalg::LinearSolveError::TooLarge {
-                    ..
-                }) => 2,
-                _ => 1,
-            }
+            1
         }
     }
 }

@@ -23,6 +23,10 @@ pub struct TimeParams {
     pub dt: f64,
     pub end: f64,
     pub integrator: Integrator,
+    /// Grow the step back after a cut-back (never above `dt`).
+    pub adaptive: bool,
+    /// Smallest step a cut-back may reach.
+    pub dt_min: f64,
 }
 
 /// Newton solver settings.
@@ -43,6 +47,11 @@ pub struct OutputParams {
     pub dir: PathBuf,
     /// Steps between VTK frames.
     pub every: usize,
+    /// Folder for the FCLIB files of the contact subproblems (`None`: none
+    /// written; see `contact::dump`).
+    pub contact_problems: Option<PathBuf>,
+    /// Accepted steps between checkpoints (0: only when interrupted).
+    pub checkpoint_every: usize,
 }
 
 /// Mass matrix kind.
@@ -92,6 +101,18 @@ pub struct Model {
     pub contacts: Vec<ContactSpec>,
     /// The input file this model came from.
     pub source: PathBuf,
+    /// What `input` found questionable but valid (keys without effect,
+    /// unreachable tolerances); `emcontact check` and `run` print them,
+    /// `--strict` refuses them.
+    pub warnings: Vec<Warning>,
+}
+
+/// A warning about an input: the key, the line where known, what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub key: String,
+    pub line: Option<usize>,
+    pub message: String,
 }
 
 /// The master side of a contact pair.
@@ -103,14 +124,32 @@ pub enum MasterSpec {
     Plane { point: [f64; 3], normal: [f64; 3] },
 }
 
-/// How the contact constraints are enforced (Love & Laursen 2003, §3.6).
+/// How the contact constraints are enforced (Love & Laursen 2003, §3.6, and
+/// DESIGN §7). The default is [`Enforcement::Exact`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Enforcement {
-    /// Uzawa augmentations of the multipliers until the constraint violation is
-    /// below `tolerance`.
+    /// The Signorini–Coulomb law exactly: at each Newton iteration the
+    /// linearized step is condensed onto the contact points
+    /// (`W = B K⁻¹ H`) and the frictional-contact problem `u = W r + q` is
+    /// solved by the solver library (`crate::nonsmooth`).
+    Exact,
+    /// The multipliers are unknowns of the Newton iteration, which solves the
+    /// Alart–Curnier equations of the same law (Alart & Curnier 1991) by a
+    /// semismooth (generalized) Newton step each iteration; the penalties are
+    /// its augmentation parameters. Converges to the exact law, no outer loop.
     AugmentedLagrangian,
-    /// Penalty only (multipliers stay 0).
+    /// Penalty regularization (multipliers stay 0): the law of eqs. 79–83
+    /// with `λ = 0`, so the constraints hold only up to the penalty.
     Penalty,
+}
+
+/// How the contact tangent is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactTangent {
+    /// Exact linearization of the point force (dual numbers).
+    Exact,
+    /// Central differences of the point force (a debug option).
+    FiniteDifference,
 }
 
 /// One `[[contact]]` pair: slave nodes of a surface against a master surface or plane.
@@ -125,10 +164,14 @@ pub struct ContactSpec {
     pub penalty: Option<f64>,
     /// Tangential penalty ε_T; `None`: equal to ε_N.
     pub tangential_penalty: Option<f64>,
-    /// Augmented Lagrangian: constraint violation (gap, or gap change over the
-    /// step for persistent contact) relative to the master element size.
+    /// Exact and augmented Lagrangian: how far the converged step may be from
+    /// the contact law (gap, or gap change over the step for persistent
+    /// contact, and slip of sticking points), relative to the face size.
     pub tolerance: f64,
-    pub max_augmentations: usize,
     /// Apply the velocity update of Love & Laursen (2003) after each step.
     pub velocity_update: bool,
+    /// Exact enforcement: the solver library's solver for the contact
+    /// subproblems (`None`: the default).
+    pub solver: Option<String>,
+    pub tangent: ContactTangent,
 }

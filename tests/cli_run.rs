@@ -180,33 +180,50 @@ fn check_prints_sizes_mass_and_stable_step() {
     assert!(s.contains("stable explicit dt"), "{s}");
 }
 
-/// The contract: `emcontact check` prints the penalties it chose and
-/// why, with the tolerance and drift bound as lengths. Friction blocks: h =
-/// 0.25, (λ + 2μ)/h = 1e4/0.25 = 4e4 (ν = 0), 2ρh/Δt² = 2·100·0.25/0.01 =
-/// 5e3, so ε_N = 10·4e4; tolerance 1e-5·h, drift bound 5e-4·h.
+/// `emcontact check` prints how each pair is enforced: for exact enforcement
+/// the solver, the tolerance and the drift bound as lengths; for the penalty
+/// law the penalties it chose and why. Friction blocks: h = 0.25, default
+/// tolerance 1e-10·h = 2.5e-11, drift bound 5e-4·h = 1.25e-4; (λ + 2μ)/h =
+/// 1e4/0.25 = 4e4 (ν = 0), 2ρh/Δt² = 2·100·0.25/0.01 = 5e3, so the penalty
+/// law's ε_N = 1000·4e4 = 4e7.
 #[test]
-fn check_prints_the_contact_penalties_and_why() {
-    let input = concat!(
+fn check_prints_the_contact_enforcement_and_why() {
+    let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/validation/friction_blocks/slip_mu02.toml"
     );
-    let o = emcontact(&["check", input]);
-    assert!(o.status.success());
-    let s = String::from_utf8_lossy(&o.stdout);
-    let line = s
-        .lines()
-        .find(|l| l.starts_with("contact[0]"))
-        .unwrap_or_else(|| panic!("no contact line in {s}"));
+    let line = |text: &str| -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("blocks.toml");
+        std::fs::write(&input, text).unwrap();
+        let o = emcontact(&["check", input.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s = String::from_utf8_lossy(&o.stdout).to_string();
+        s.lines()
+            .find(|l| l.starts_with("contact[0]"))
+            .unwrap_or_else(|| panic!("no contact line in {s}"))
+            .to_string()
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let exact = line(&text);
     for part in [
         "25 slave nodes",
         "64 master faces",
         "μ = 0.2",
-        "ε_N = 4.0000e5",
-        "(λ+2μ)/h = 4.000e4",
-        "2ρh/Δt² = 5.000e3",
-        "tolerance 2.500e-6 (length)",
+        "exact (solver nsn-ac-ls)",
+        "tolerance 2.500e-11 (length)",
         "drift bound 1.250e-4 (length)",
     ] {
-        assert!(line.contains(part), "missing \"{part}\" in: {line}");
+        assert!(exact.contains(part), "missing \"{part}\" in: {exact}");
     }
+    let penalty = line(&text.replace("[[contact]]", "[[contact]]\nenforcement = \"penalty\""));
+    for part in [
+        "penalty ε_N = 4.0000e7",
+        "(λ+2μ)/h = 4.000e4",
+        "2ρh/Δt² = 5.000e3",
+        "ε_T = 4.0000e7",
+    ] {
+        assert!(penalty.contains(part), "missing \"{part}\" in: {penalty}");
+    }
+    assert!(!penalty.contains("drift bound"), "{penalty}");
 }

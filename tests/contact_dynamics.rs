@@ -2,7 +2,7 @@
 //! fast runs asserting the conservation and dissipation properties the method
 //! promises, and that without the update the energy visibly changes.
 
-use emcontact::dynamics::{self, RunOptions, RunSummary};
+use emcontact::driver::{self, RunOptions, RunSummary};
 use emcontact::input;
 use std::process::Command;
 
@@ -99,7 +99,7 @@ fn run_in_tempdir(text: &str) -> (RunSummary, tempfile::TempDir, std::path::Path
         plots: false,
         ..RunOptions::default()
     };
-    let s = dynamics::run(&model, &opts).expect("run completes");
+    let s = driver::run(&model, &opts).expect("run completes");
     (s, dir, model.output.dir)
 }
 
@@ -298,12 +298,12 @@ fn bodies_csv_and_contact_fields() {
             plots: false,
             ..RunOptions::default()
         };
-        dynamics::run(&model, &opts).unwrap();
+        driver::run(&model, &opts).unwrap();
         let h = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
         let b = emcontact::output::read_csv(&model.output.dir.join("bodies.csv")).unwrap();
         assert_eq!(
             b.header,
-            dynamics::BODY_COLUMNS
+            driver::BODY_COLUMNS
                 .iter()
                 .map(|s| s.to_string())
                 .collect::<Vec<_>>()

@@ -3,7 +3,7 @@
 //! energy, linear and angular momentum are constant to 1e-10 relative over
 //! 300 steps (DESIGN §9, issue "Energy-momentum elastodynamics core").
 
-use emcontact::dynamics::{self, RunOptions, RunSummary};
+use emcontact::driver::{self, RunOptions, RunSummary};
 use emcontact::input;
 use std::path::Path;
 
@@ -107,14 +107,14 @@ fn run(text: &str) -> (RunSummary, f64) {
     let path = dir.path().join("case.toml");
     let mut model = input::parse(&path, text).expect("valid input");
     model.output.dir = dir.path().join("out");
-    let info = dynamics::model_info(&model).unwrap();
+    let info = emcontact::dynamics::model_info(&model).unwrap();
     let ratio = model.time.dt / info.stable_dt;
     let opts = RunOptions {
         vtk: false,
         plots: false,
         ..RunOptions::default()
     };
-    let s = dynamics::run(&model, &opts).expect("run completes");
+    let s = driver::run(&model, &opts).expect("run completes");
     assert!(Path::new(&model.output.dir.join("history.csv")).exists());
     (s, ratio)
 }
@@ -229,7 +229,7 @@ fn newmark_does_not_conserve_energy() {
         plots: false,
         ..RunOptions::default()
     };
-    match dynamics::run(&model, &opts) {
+    match driver::run(&model, &opts) {
         Ok(s) => {
             println!("newmark energy drift {:.3e}", s.max_energy_drift);
             assert!(

@@ -5,7 +5,7 @@
 //! friction), the backspin that friction gives, and that without the velocity
 //! update the balance visibly fails.
 
-use emcontact::dynamics::{self, RunOptions, RunSummary};
+use emcontact::driver::{self, RunOptions, RunSummary};
 use emcontact::input;
 
 /// Ball R = 21.35 mm (3 divisions), neo-Hookean E = 60 MPa, ν = 0.45; club
@@ -46,9 +46,6 @@ velocity = [-16.9047, 0.0, 36.2523]
 slave = "ball_outer"
 master = "club_zmax"
 friction = {friction}
-tolerance = 1e-5
-max_augmentations = 40
-penalty = 1150.0
 velocity_update = {update}
 "#
     )
@@ -72,7 +69,7 @@ fn run(text: &str) -> Run {
         plots: false,
         ..RunOptions::default()
     };
-    let summary = dynamics::run(&model, &opts).expect("run completes");
+    let summary = driver::run(&model, &opts).expect("run completes");
     let t = emcontact::output::read_csv(&model.output.dir.join("history.csv")).unwrap();
     // bodies.csv: t, body, …, wx, wy, wz; the body column is a name.
     let bodies = std::fs::read_to_string(model.output.dir.join("bodies.csv")).unwrap();

@@ -2,7 +2,8 @@
 //! scheme exact, report their work in history.csv, and `emcontact check`
 //! prints the choice with its memory estimate; a bad value is exit 2.
 
-use emcontact::dynamics::{self, RunOptions};
+use emcontact::driver::{self, RunOptions, RunSummary};
+use emcontact::dynamics;
 use emcontact::input;
 use std::process::Command;
 
@@ -38,7 +39,7 @@ mass = "{mass}"
 }
 
 /// Runs the model; returns the summary and the history's last two columns per step.
-fn run(linear: &str, mass: &str) -> (dynamics::RunSummary, Vec<(f64, f64)>) {
+fn run(linear: &str, mass: &str) -> (RunSummary, Vec<(f64, f64)>) {
     let dir = tempfile::tempdir().unwrap();
     let mut m = input::parse(&dir.path().join("case.toml"), &model(linear, mass)).unwrap();
     m.output.dir = dir.path().join("out");
@@ -53,7 +54,7 @@ fn run(linear: &str, mass: &str) -> (dynamics::RunSummary, Vec<(f64, f64)>) {
         plots: false,
         ..RunOptions::default()
     };
-    let s = dynamics::run(&m, &opts).expect("run completes");
+    let s = driver::run(&m, &opts).expect("run completes");
     let h = std::fs::read_to_string(m.output.dir.join("history.csv")).unwrap();
     let mut lines = h.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -74,7 +75,7 @@ fn run(linear: &str, mass: &str) -> (dynamics::RunSummary, Vec<(f64, f64)>) {
     (s, rows)
 }
 
-fn assert_exact(s: &dynamics::RunSummary, label: &str) {
+fn assert_exact(s: &RunSummary, label: &str) {
     assert_eq!(s.steps, 20);
     for (what, d) in [
         ("energy", s.max_energy_drift),

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use common::{data, random_problem, TestLocal, FILES};
 use emcontact::nonsmooth::error::{dumont_error, fclib_error};
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
-use emcontact::nonsmooth::global::{
-    self, hybrid, nsgs, nsn, Info, NsnFunction, Params, SolveError,
-};
+use emcontact::nonsmooth::global::nsgs::{self, NsgsParams};
+use emcontact::nonsmooth::global::nsn::{Nsn, NsnParams};
+use emcontact::nonsmooth::global::{self, Control, Info, NsnFunction, SolveError, Solver};
 use emcontact::nonsmooth::problem::{csc_mul_add, LocalProblem};
 
 /// Independent check of the law on `(r, u)`: `r ∈ K`, `û = u + μ‖u_T‖e_N ∈ K*`,
@@ -46,21 +46,40 @@ fn fresh_u(p: &LocalProblem, r: &[f64]) -> Vec<f64> {
     u
 }
 
-/// Runs a solver by key: registry names, plus "nsgs-test" and "hybrid-test" with the
-/// test-only local solver (the real local solvers live in another module).
+/// Runs a solver by key: registry names, plus "nsgs-test" with the test-only local
+/// solver (independent of the local-solver module).
 fn run(
     name: &str,
     p: &LocalProblem,
-    params: &Params,
+    params: &Control,
+) -> (Vec<f64>, Vec<f64>, Result<Info, SolveError>) {
+    run_nsgs(name, p, params, &NsgsParams::default())
+}
+
+fn run_nsgs(
+    name: &str,
+    p: &LocalProblem,
+    params: &Control,
+    nsgs_params: &NsgsParams,
 ) -> (Vec<f64>, Vec<f64>, Result<Info, SolveError>) {
     let n = p.size();
     let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
     let res = match name {
-        "nsgs-test" => nsgs::solve(p, &TestLocal, &mut r, &mut u, params),
-        "hybrid-test" => hybrid::solve_with(p, &TestLocal, &mut r, &mut u, params),
+        "nsgs-test" => nsgs::solve_with(p, &TestLocal, nsgs_params, &mut r, &mut u, params),
         _ => global::solve(name, p, &mut r, &mut u, params),
     };
     (r, u, res)
+}
+
+/// Every registered solver that works on reduced problems, plus the test NSGS.
+fn all() -> Vec<String> {
+    let mut v: Vec<String> = global::registry()
+        .into_iter()
+        .map(|s| s.name)
+        .filter(|n| n != "global-nsn-ac")
+        .collect();
+    v.push("nsgs-test".into());
+    v
 }
 
 /// The contract: `Ok` means the FCLIB error of `(r, W r + q)` is ≤ tol (recomputed here)
@@ -94,7 +113,11 @@ fn check_contract(
                 );
             }
         }
-        Err(SolveError::NoConvergence { error, .. } | SolveError::Timeout { error, .. }) => {
+        Err(
+            SolveError::NoConvergence { error, .. }
+            | SolveError::Timeout { error, .. }
+            | SolveError::Stalled { error, .. },
+        ) => {
             assert!(
                 *error > tol || error.is_nan(),
                 "{name}: failure with error {error:e} ≤ tol"
@@ -108,17 +131,6 @@ fn check_contract(
     }
 }
 
-const ALL: [&str; 8] = [
-    "nsgs-test",
-    "nsn-ac",
-    "nsn-jm",
-    "nsn-nm",
-    "nsn-ac-ls",
-    "nsn-jm-ls",
-    "nsn-nm-ls",
-    "hybrid-test",
-];
-
 /// On a well-conditioned SPD problem (flexible-body-like) every solver converges to
 /// 1e-10, the law holds to 1e-9, and all solvers find the same solution.
 #[test]
@@ -126,12 +138,10 @@ fn every_solver_solves_spd_problems_2d_and_3d() {
     for dim in [2, 3] {
         let (w, q, mu) = random_problem(dim, 8, 0.3, 11 + dim as u64);
         let p = LocalProblem::new(dim, w, q, mu).unwrap();
-        let params = Params {
-            tol: 1e-10,
-            ..Params::default()
-        };
+        let params = Control::with_tol(1e-10);
         let mut reference: Option<Vec<f64>> = None;
-        for name in ALL {
+        for name in all() {
+            let name = name.as_str();
             let (r, u, res) = run(name, &p, &params);
             check_contract(name, &p, &r, &u, &res, params.tol);
             let info = res.unwrap_or_else(|e| panic!("{dim}D {name}: {e}"));
@@ -174,8 +184,8 @@ fn trivial_problems() {
         q[3 * c] = 1.0 + c as f64;
     }
     let p = LocalProblem::new(3, w.clone(), q, mu.clone()).unwrap();
-    for name in ALL {
-        let (r, _, res) = run(name, &p, &Params::default());
+    for name in all() {
+        let (r, _, res) = run(&name, &p, &Control::default());
         let info = res.unwrap();
         assert!(info.error == 0.0 && r.iter().all(|&x| x == 0.0), "{name}");
         assert!(
@@ -186,7 +196,7 @@ fn trivial_problems() {
     }
     let p0 = LocalProblem::new(3, w, vec![0.0; 12], mu).unwrap();
     assert_eq!(fclib_error(&p0, &[0.0; 12], &[0.0; 12]), 0.0);
-    let (_, _, res) = run("nsn-ac", &p0, &Params::default());
+    let (_, _, res) = run("nsn-ac", &p0, &Control::default());
     assert_eq!(res.unwrap().error, 0.0);
 }
 
@@ -200,14 +210,7 @@ fn dumont_criterion() {
     let expected: f64 = (0..8).map(|c| -(q[3 * c].min(0.0))).sum::<f64>() / 8.0;
     assert!(expected > 0.0);
     assert!((dumont_error(&p, &zero, &q) - expected).abs() <= 1e-15);
-    let (r, u, res) = run(
-        "nsn-ac-ls",
-        &p,
-        &Params {
-            tol: 1e-12,
-            ..Params::default()
-        },
-    );
+    let (r, u, res) = run("nsn-ac-ls", &p, &Control::with_tol(1e-12));
     res.unwrap();
     assert!(
         dumont_error(&p, &r, &u) <= 1e-10,
@@ -224,23 +227,24 @@ fn dumont_criterion() {
 fn nsgs_options() {
     let (w, q, mu) = random_problem(3, 10, 0.4, 21);
     let p = LocalProblem::new(3, w, q, mu).unwrap();
-    let base = run("nsgs-test", &p, &Params::default()).0;
+    let c = Control::default();
+    let base = run("nsgs-test", &p, &c).0;
     for params in [
-        Params {
+        NsgsParams {
             shuffle: Some(42),
-            ..Params::default()
+            ..NsgsParams::default()
         },
-        Params {
+        NsgsParams {
             omega: 0.8,
-            ..Params::default()
+            ..NsgsParams::default()
         },
-        Params {
+        NsgsParams {
             check_every: 7,
-            ..Params::default()
+            ..NsgsParams::default()
         },
     ] {
-        let (r, u, res) = run("nsgs-test", &p, &params);
-        check_contract("nsgs", &p, &r, &u, &res, params.tol);
+        let (r, u, res) = run_nsgs("nsgs-test", &p, &c, &params);
+        check_contract("nsgs", &p, &r, &u, &res, c.tol);
         let info = res.unwrap();
         if params.check_every == 7 {
             assert_eq!(info.iterations % 7, 0);
@@ -253,26 +257,16 @@ fn nsgs_options() {
         assert!(d <= 1e-6, "{params:?}: {d:e}");
     }
     // Same seed, same iterate.
-    let a = run(
-        "nsgs-test",
-        &p,
-        &Params {
-            shuffle: Some(1),
-            max_iter: Some(3),
-            ..Params::default()
-        },
-    )
-    .0;
-    let b = run(
-        "nsgs-test",
-        &p,
-        &Params {
-            shuffle: Some(1),
-            max_iter: Some(3),
-            ..Params::default()
-        },
-    )
-    .0;
+    let three = Control {
+        max_iter: Some(3),
+        ..Control::default()
+    };
+    let seeded = NsgsParams {
+        shuffle: Some(1),
+        ..NsgsParams::default()
+    };
+    let a = run_nsgs("nsgs-test", &p, &three, &seeded).0;
+    let b = run_nsgs("nsgs-test", &p, &three, &seeded).0;
     assert_eq!(a, b);
 }
 
@@ -284,9 +278,9 @@ fn limits_and_deadlines() {
     let (r, u, res) = run(
         "nsgs-test",
         &p,
-        &Params {
+        &Control {
             max_iter: Some(3),
-            ..Params::default()
+            ..Control::default()
         },
     );
     check_contract("nsgs", &p, &r, &u, &res, 1e-8);
@@ -294,11 +288,11 @@ fn limits_and_deadlines() {
         res,
         Err(SolveError::NoConvergence { iterations: 3, .. })
     ));
-    let past = Params {
+    let past = Control {
         deadline: Some(Instant::now()),
-        ..Params::default()
+        ..Control::default()
     };
-    for name in ["nsgs-test", "nsn-nm-ls", "hybrid-test"] {
+    for name in ["nsgs-test", "nsn-nm-ls", "hybrid", "nsgs-ac"] {
         let (r, u, res) = run(name, &p, &past);
         check_contract(name, &p, &r, &u, &res, 1e-8);
         assert!(
@@ -309,24 +303,27 @@ fn limits_and_deadlines() {
     let mut r = vec![0.0; p.size()];
     let mut u = r.clone();
     assert!(matches!(
-        global::solve("nope", &p, &mut r, &mut u, &Params::default()),
+        global::solve("nope", &p, &mut r, &mut u, &Control::default()),
         Err(SolveError::UnknownSolver(_))
     ));
     assert!(matches!(
-        global::solve("global-nsn-ac", &p, &mut r, &mut u, &Params::default()),
+        global::solve("global-nsn-ac", &p, &mut r, &mut u, &Control::default()),
         Err(SolveError::Unsupported(_))
     ));
 }
 
-/// The registry: unique names, the Newton family, hybrid, global Newton; an
-/// `nsgs-<local>` entry for every registered local solver.
+/// The registry: unique names, every entry constructible, the Newton family, hybrid,
+/// global Newton; an `nsgs-<local>` entry for every registered local solver.
 #[test]
 fn registry() {
-    let names: Vec<String> = global::solvers().into_iter().map(|s| s.name).collect();
+    let names: Vec<String> = global::registry().into_iter().map(|s| s.name).collect();
     let mut sorted = names.clone();
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), names.len());
+    for n in &names {
+        assert!(global::by_name(n).is_ok(), "{n}");
+    }
     for n in [
         "nsn-ac",
         "nsn-jm",
@@ -334,15 +331,17 @@ fn registry() {
         "nsn-ac-ls",
         "nsn-jm-ls",
         "nsn-nm-ls",
+        "nsgs-ac",
         "hybrid",
         "global-nsn-ac",
     ] {
         assert!(names.iter().any(|x| x == n), "{n}");
-        assert!(global::is_solver(n));
     }
+    assert_eq!(global::DEFAULT_SOLVER, "hybrid");
     for l in emcontact::nonsmooth::local::solvers() {
         assert!(names.contains(&format!("nsgs-{}", l.name())));
     }
+    assert!(!global::is_solver("nsgs-nope") && !global::is_solver(""));
 }
 
 /// Condensation of the global sample: `W x = Hᵀ M⁻¹ H x` (M is diagonal there, so
@@ -392,7 +391,7 @@ fn condensation_and_global_solves() {
     for name in ["nsn-ac-ls", "global-nsn-ac"] {
         let (mut r, mut u, mut v) = (vec![0.0; n], vec![0.0; n], vec![f64::NAN; nd]);
         let info =
-            global::solve_global(name, &g, &mut r, &mut u, &mut v, &Params::default()).unwrap();
+            global::solve_global(name, &g, &mut r, &mut u, &mut v, &Control::default()).unwrap();
         assert!(info.error <= 1e-8, "{name}");
         // M v = H r + f
         let mut res = vec![0.0; nd];
@@ -424,14 +423,17 @@ fn every_solver_on_every_sample_file() {
     let must_converge = [
         ("Capsules-i125-1213.hdf5", "nsgs-test"),
         ("Capsules-i125-1213.hdf5", "nsn-nm-ls"),
-        ("Capsules-i125-1213.hdf5", "hybrid-test"),
+        ("Capsules-i125-1213.hdf5", "hybrid"),
+        ("Capsules-i125-1213.hdf5", "nsgs-ac"),
         ("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "nsgs-test"),
-        ("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "hybrid-test"),
+        ("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "hybrid"),
+        ("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "nsgs-ac"),
         ("local_problem_test.hdf5", "nsn-nm-ls"),
-        ("local_problem_test.hdf5", "hybrid-test"),
+        ("local_problem_test.hdf5", "hybrid"),
         ("Box_Stacks-i0122-82-5.hdf5", "nsgs-test"),
         ("Box_Stacks-i0122-82-5.hdf5", "nsn-ac-ls"),
-        ("Box_Stacks-i0122-82-5.hdf5", "hybrid-test"),
+        ("Box_Stacks-i0122-82-5.hdf5", "hybrid"),
+        ("Box_Stacks-i0122-82-5.hdf5", "nsgs-ac"),
     ];
     for f in FILES {
         let (p, _) = read_problem(data(f)).unwrap();
@@ -439,15 +441,26 @@ fn every_solver_on_every_sample_file() {
             FclibProblem::Local(l) => l,
             FclibProblem::Global(g) => g.condense().unwrap().reduced,
         };
-        for name in ALL {
-            let params = Params {
+        let names = [
+            "nsgs-test",
+            "nsgs-ac",
+            "hybrid",
+            "nsn-ac",
+            "nsn-jm",
+            "nsn-nm",
+        ];
+        for name in names
+            .into_iter()
+            .chain(["nsn-ac-ls", "nsn-jm-ls", "nsn-nm-ls"])
+        {
+            let params = Control {
                 deadline: Some(Instant::now() + Duration::from_secs(15)),
                 max_iter: if name.starts_with("nsn") {
                     Some(500)
                 } else {
                     None
                 },
-                ..Params::default()
+                ..Control::default()
             };
             let (r, u, res) = run(name, &p, &params);
             check_contract(name, &p, &r, &u, &res, params.tol);
@@ -467,15 +480,13 @@ fn newton_converges_fast_from_a_close_start() {
     let p = LocalProblem::new(3, w, q, mu).unwrap();
     let n = p.size();
     let (mut r, mut u) = (vec![0.0; n], vec![0.0; n]);
-    let _ = nsgs::solve(
+    let _ = nsgs::solve_with(
         &p,
         &TestLocal,
+        &NsgsParams::default(),
         &mut r,
         &mut u,
-        &Params {
-            tol: 1e-4,
-            ..Params::default()
-        },
+        &Control::with_tol(1e-4),
     )
     .unwrap();
     for f in [
@@ -484,18 +495,16 @@ fn newton_converges_fast_from_a_close_start() {
         NsnFunction::NaturalMap,
     ] {
         let (mut r2, mut u2) = (r.clone(), u.clone());
-        let info = nsn::solve(
-            &p,
-            f,
-            false,
-            &mut r2,
-            &mut u2,
-            &Params {
-                tol: 1e-13,
-                ..Params::default()
+        let newton = Nsn {
+            params: NsnParams {
+                function: f,
+                line_search: false,
+                ..NsnParams::default()
             },
-        )
-        .unwrap();
+        };
+        let info = newton
+            .solve(&p, &mut r2, &mut u2, &Control::with_tol(1e-13))
+            .unwrap();
         assert!(info.iterations <= 8, "{f:?}: {} steps", info.iterations);
     }
 }
@@ -533,31 +542,15 @@ fn global_problem_2d_direct_and_condensed_agree() {
     let mut sols = Vec::new();
     for name in ["global-nsn-ac", "nsn-nm-ls", "nsn-ac-ls"] {
         let (mut r, mut u, mut v) = (vec![0.0; 2 * nc], vec![0.0; 2 * nc], vec![f64::NAN; nd]);
-        let info = global::solve_global(
-            name,
-            &p,
-            &mut r,
-            &mut u,
-            &mut v,
-            &Params {
-                tol: 1e-12,
-                ..Params::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let info =
+            global::solve_global(name, &p, &mut r, &mut u, &mut v, &Control::with_tol(1e-12))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(info.error <= 1e-12);
         assert!(law_violation(2, &p.mu, &r, &u) <= 1e-10, "{name}");
         sols.push(r);
     }
     let c = p.condense().unwrap();
-    let (r, u, res) = run(
-        "nsgs-test",
-        &c.reduced,
-        &Params {
-            tol: 1e-12,
-            ..Params::default()
-        },
-    );
+    let (r, u, res) = run("nsgs-test", &c.reduced, &Control::with_tol(1e-12));
     check_contract("nsgs-test", &c.reduced, &r, &u, &res, 1e-12);
     sols.push(r);
     let active = (0..nc).filter(|k| sols[0][2 * k] > 1e-9).count();

@@ -16,7 +16,7 @@ for c in "${cases[@]}"; do
     stem=$(basename "$input" .toml)
     echo "== $c/$stem"
     # a run that fails (Newmark may blow up) still leaves its history: keep going
-    ./target/release/emcontact run "$input" --out "validation/$c/out/$stem" | tail -n 2 || echo "   (run stopped early: exit $?)"
+    ./target/release/emcontact run "$input" --out "validation/$c/out/$stem" --overwrite | tail -n 4 || echo "   (run stopped early: exit $?)"
   done
 done
 python3 validation/report.py "${cases[@]}"

@@ -2,7 +2,7 @@
 //! validation/friction_blocks/stick_mu08.toml with the mesh divisions as
 //! parameters.
 
-/// The blocks problem (μ = 0.8, augmented Lagrangian, tolerance 1e-5, Δt = 0.1)
+/// The blocks problem (μ = 0.8, exact contact enforcement, Δt = 0.1)
 /// with `base` and `cube` hex8 divisions.
 pub fn input(base: [usize; 3], cube: [usize; 3]) -> String {
     format!(
@@ -42,8 +42,6 @@ fix = ["x", "y", "z"]
 slave = "cube_zmin"
 master = "base_zmax"
 friction = 0.8
-tolerance = 1e-5
-max_augmentations = 40
 "#,
         base[0], base[1], base[2], cube[0], cube[1], cube[2]
     )

@@ -1,303 +1,246 @@
-//! Contact laws at one contact point: the normal cases of Love & Laursen 2003,
-//! Table 1 / eq. 79 (augmented Lagrangian, multiplier fixed during a Newton
-//! solve) and the Coulomb stick/slip return mapping, eqs. 80–83, with the
-//! multiplier reset of the end of §3.6. Sign conventions of this code (DESIGN §3):
-//! `g ≥ 0` separated, `p_N ≥ 0`, `v_N < 0` approaching.
+//! The contact law at one point: which constraint Table 1 of Love & Laursen
+//! 2003 puts on it, the Signorini–Coulomb law in the point's orthonormal
+//! frame, and the one place where open / stick / slip is decided.
+//!
+//! # The law in the point frame
+//!
+//! A point's unknowns are `r = [r_N, r_T1, r_T2]` (2D: `[r_N, r_T]`), the
+//! normal and tangential contact forces in an orthonormal frame
+//! `(ν, e_1, e_2)` of the midpoint geometry (`r = w j [p_N, t·e_1, t·e_2]`,
+//! force units: the point's tributary area `w j` times the traction), and its
+//! velocities `u = [u_N, u_T1, u_T2]`: the tangential ones are the objective
+//! midpoint slip rates `v_T·e_i` (Love & Laursen eq. 52), the normal one is
+//! what Table 1 enforces (this code's sign, DESIGN §3: `u_N ≥ 0` separating):
+//!
+//! | state at `t_n` | constraint | `u_N` |
+//! |---|---|---|
+//! | not in contact | `g_{n+1} ≥ 0` (new contact closes the gap) | `g_{n+1}/Δt` |
+//! | in contact | `v_N ≥ 0` (persistency) | `v_N` (eq. 51) |
+//! | in contact, drifted below `−δ` | `g_{n+1} ≥ −δ` (drift bound) | `(g_{n+1} + δ)/Δt` |
+//!
+//! The Signorini–Coulomb law between them (Acary, Brémond & Dubois 2017,
+//! problem 1; the FC problems of [`crate::nonsmooth`]) is
+//! `K* ∋ u + μ‖u_T‖e_N ⊥ r ∈ K`, `K = {‖r_T‖ ≤ μ r_N}`: open (`r = 0`,
+//! `u_N ≥ 0`), stick (`r ∈ int K`, `u = 0`) or slip (`‖r_T‖ = μ r_N`,
+//! `u_N = 0`, `u_T = −α r_T`). Table 1's release rows are its open branch.
+//! Exact enforcement solves it; the augmented Lagrangian solves the
+//! Alart–Curnier equations of the same law inside Newton; the penalty law
+//! ([`penalty`]) regularizes it.
+//!
+//! The frictional power per unit area is `t_α v^α_T = (r_T·u_T)/(w j)`, and the
+//! contact power `(r·u)/(w j)` for persistent points (DESIGN §5).
 
-/// Which row of Table 1 applies at the current iterate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NormalCase {
-    /// Not in contact at `n`, no pressure.
-    Open,
-    /// Not in contact at `n`: enforcing `g_{n+1} = 0`.
-    New,
-    /// In contact at `n`: enforcing `v_N = 0` (persistency).
-    Persistent,
-    /// In contact at `n`, but the persistency constraint let the gap drift
-    /// below the drift bound `−δ` in this step: enforcing `g_{n+1} = −δ`
-    /// instead (see [`guarded_law`]).
-    Guarded,
-    /// In contact at `n`, no pressure: the point releases.
-    Released,
-}
+use super::geometry::real::Real;
 
-impl NormalCase {
-    /// Whether this case carries pressure.
-    pub fn enforces(self) -> bool {
-        matches!(
-            self,
-            NormalCase::New | NormalCase::Persistent | NormalCase::Guarded
-        )
-    }
-}
-
-/// Normal pressure and case (Love & Laursen 2003, eq. 79 and Table 1):
-/// a point not in contact at `n` gets `p = ⟨λ_N − ε_N g_{n+1}⟩` (impenetrability
-/// at the end of the step), a point in contact at `n` gets
-/// `p = ⟨λ_N − ε_N Δt v_N⟩` (persistency). Table 1 switches to `p = 0` on the sign
-/// of `g_{n+1}` or `v_N`; with a warm-started multiplier `λ_N > 0` that switch is
-/// a jump of the pressure that makes Newton cycle, so here the Macaulay bracket
-/// alone decides: it is continuous, equals Table 1 in the penalty limit
-/// (`λ_N = 0`), and at converged augmentations gives the same complementarity
-/// (`p > 0 ⇒` constraint met, constraint slack `⇒ p = 0`).
-pub fn normal_law(
-    in_contact: bool,
-    lambda: f64,
-    eps: f64,
-    g1: f64,
-    dt: f64,
-    v_n: f64,
-) -> (NormalCase, f64) {
-    if in_contact {
-        let p = (lambda - eps * dt * v_n).max(0.0);
-        (
-            if p > 0.0 {
-                NormalCase::Persistent
-            } else {
-                NormalCase::Released
-            },
-            p,
-        )
-    } else {
-        let p = (lambda - eps * g1).max(0.0);
-        (
-            if p > 0.0 {
-                NormalCase::New
-            } else {
-                NormalCase::Open
-            },
-            p,
-        )
-    }
-}
-
-/// Drift control of persistent contact (not in the paper; DESIGN §7 notes the
-/// trade-off). Table 1 enforces only the rate `v_N = 0` once a point is in
-/// contact, so its gap drifts by the difference between the midpoint rate
-/// and the true change of the gap. On a faceted master surface that
-/// difference is first order in the slide per step (the normal jumps at each
-/// face boundary the slave crosses): on the friction blocks at μ = 0.2 the
-/// leading edge, sliding 0.6 h per step over the base it dents, sank by
-/// 1.0e-3 h in one step. A persistent point found below `−δ` at a converged
-/// solve is enforced on its gap instead, `p = ⟨λ_N − ε_N (g_{n+1} + δ)⟩`, for
-/// the rest of the step: the penetration stays within `δ` + tolerance.
-///
-/// Pushing the point back out does positive work `Δt w j p_N v_N` that the
-/// rate form would not have done. The velocity update takes it back where its
-/// quadratic has a root (a sliding point: the extra impulse is friction
-/// opposing the slide, `b < 0`); elsewhere it is reported as update defect.
-/// That is why `δ` is a bound on drift, well above the constraint tolerance,
-/// and not zero.
-pub fn guarded_law(lambda: f64, eps: f64, g1: f64, bound: f64) -> (NormalCase, f64) {
-    // the rate is unused in the guarded form; normal_pressure is the active
-    // branch, unclamped
-    let p = normal_pressure(NormalCase::Guarded, lambda, eps, g1, 0.0, 0.0, bound).max(0.0);
-    (
-        if p > 0.0 {
-            NormalCase::Guarded
-        } else {
-            NormalCase::Released
-        },
-        p,
-    )
-}
-
-/// Pressure of a given case (the case frozen, for the finite-difference
-/// tangent); `bound` is the drift bound `δ` of [`NormalCase::Guarded`].
-///
-/// The branch of an enforcing case is not clamped at zero: the tangent is the
-/// derivative of the active branch. A grazing point (`p` smaller than the
-/// penalty times the difference step, e.g. a new contact with `g_{n+1}` of a
-/// few nanometres) would otherwise have one side of the central difference
-/// clamped, half its normal stiffness in the matrix, and Newton would converge
-/// only linearly (ring, t = 1.22: 25 iterations at rate 0.85, then a cut-back).
-pub fn normal_pressure(
-    case: NormalCase,
-    lambda: f64,
-    eps: f64,
-    g1: f64,
-    dt: f64,
-    v_n: f64,
-    bound: f64,
-) -> f64 {
-    match case {
-        NormalCase::New => lambda - eps * g1,
-        NormalCase::Persistent => lambda - eps * dt * v_n,
-        NormalCase::Guarded => lambda - eps * (g1 + bound),
-        _ => 0.0,
-    }
-}
-
-/// Result of the tangential return mapping.
+/// Which normal constraint a point carries in this step (Table 1), from its
+/// state at `t_n`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tangential {
-    /// Covariant traction components `t_{Tα}`.
-    pub t: [f64; 2],
-    /// `true`: slip (on the Coulomb cone); `false`: stick.
-    pub slip: bool,
+pub enum Constraint {
+    /// Not in contact at `n`: `g_{n+1} ≥ 0`.
+    Gap,
+    /// In contact at `n`: `v_N ≥ 0` (persistency).
+    Rate,
+    /// In contact at `n`, but the persistency constraint let the gap drift
+    /// below the drift bound `−δ` in this step: `g_{n+1} ≥ −δ` instead. Not in
+    /// the paper: the midpoint rate differs from the true change of the gap,
+    /// on a faceted master by an amount first order in the slide per step
+    /// (the normal jumps at each face boundary), so persistent contact would
+    /// drift into the master. Pushing a drifted point back out does work
+    /// that the velocity update takes back (DESIGN §6); `δ` bounds the drift.
+    Guarded { bound: f64 },
 }
 
-/// Norm of covariant components with the inverse metric: `‖t‖² = t_α m^{αβ} t_β`.
-pub fn covariant_norm(t: [f64; 2], m_inv: &[[f64; 2]; 2], n: usize) -> f64 {
-    let mut s = 0.0;
-    for a in 0..n {
-        for b in 0..n {
-            s += t[a] * m_inv[a][b] * t[b];
+impl Constraint {
+    /// The normal velocity `u_N` this constraint enforces (table above).
+    #[inline]
+    pub fn normal_velocity<T: Real>(self, g1: T, v_n: T, dt: f64) -> T {
+        match self {
+            Constraint::Gap => g1 / dt,
+            Constraint::Rate => v_n,
+            Constraint::Guarded { bound } => (g1 + bound) / dt,
         }
     }
-    s.max(0.0).sqrt()
+
+    /// Whether the gap itself is enforced (a new contact or a guarded one).
+    pub fn on_gap(self) -> bool {
+        !matches!(self, Constraint::Rate)
+    }
 }
 
-/// Return mapping (eqs. 80–83): trial `t^tr_α = λ_α − ε_T Δt m_αβ v^β_T`,
-/// `Φ = ‖t^tr‖ − μ p_N`; stick if `Φ ≤ 0`, else scale onto the cone.
-/// `lambda` are covariant multiplier components, `v` contravariant slip rates,
-/// `n` the number of tangent directions (1 in 2D, 2 in 3D).
-pub fn return_map(
-    lambda: [f64; 2],
-    eps_t: f64,
-    dt: f64,
-    m: &[[f64; 2]; 2],
-    m_inv: &[[f64; 2]; 2],
-    v: [f64; 2],
-    mu: f64,
-    p_n: f64,
-    n: usize,
-) -> Tangential {
-    let mut trial = [0.0; 2];
-    for a in 0..n {
-        let mut mv = 0.0;
-        for b in 0..n {
-            mv += m[a][b] * v[b];
-        }
-        trial[a] = lambda[a] - eps_t * dt * mv;
+/// What a point does at the current iterate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointState {
+    /// No normal force.
+    Open,
+    /// Pressed, tangential force inside the Coulomb cone.
+    Stick,
+    /// Pressed, tangential force on the cone (or frictionless).
+    Slip,
+}
+
+impl PointState {
+    pub fn active(self) -> bool {
+        self != PointState::Open
     }
-    let norm = covariant_norm(trial, m_inv, n);
-    let limit = mu * p_n;
-    if norm <= limit {
-        Tangential {
-            t: trial,
-            slip: false,
-        }
-    } else if norm > 0.0 {
+}
+
+/// Relative margin of the cone below which a tangential force sticks.
+const CONE_MARGIN: f64 = 1e-10;
+
+/// The point's state from its force (the only place stick/slip is decided):
+/// open without normal force, slip on the cone `‖r_T‖ = μ r_N` (and every
+/// pressed frictionless point: it has nothing to stick with), stick inside.
+pub fn classify(r: [f64; 3], mu: f64, nt: usize) -> PointState {
+    if !(r[0] > 0.0) {
+        return PointState::Open;
+    }
+    let rt = tangential_norm(r, nt);
+    if mu == 0.0 || rt >= mu * r[0] * (1.0 - CONE_MARGIN) {
+        PointState::Slip
+    } else {
+        PointState::Stick
+    }
+}
+
+/// `‖r_T‖` of a point vector (`nt` tangent directions).
+#[inline]
+pub fn tangential_norm<T: Real>(r: [T; 3], nt: usize) -> T {
+    let mut s = T::zero();
+    for v in &r[1..=nt] {
+        s += *v * *v;
+    }
+    if s.re() > 0.0 {
+        s.sqrt()
+    } else {
+        T::zero()
+    }
+}
+
+/// Penalty law (Love & Laursen 2003, eqs. 79–83 with the multipliers at
+/// zero): `r_N = ⟨−ρ_N u_N⟩`, trial `r_T = −ρ_T u_T` returned onto the cone
+/// `‖r_T‖ ≤ μ r_N`. With `ρ = w j ε Δt` this is `p = ε⟨−g_{n+1}⟩` for a new
+/// contact and `ε⟨−Δt v_N⟩` for a persistent one, and the tangential return
+/// map `t^tr = −ε_T Δt m_αβ v^β` in covariant form. Written for any scalar, so
+/// that its dual evaluation gives the consistent tangent of the law.
+pub fn penalty<T: Real>(u: [T; 3], rho_n: f64, rho_t: f64, mu: f64, nt: usize) -> [T; 3] {
+    let z = T::zero();
+    let mut r = [z; 3];
+    let rn = -u[0] * rho_n;
+    if !(rn.re() > 0.0) {
+        return r;
+    }
+    r[0] = rn;
+    if mu == 0.0 {
+        return r;
+    }
+    for i in 1..=nt {
+        r[i] = -u[i] * rho_t;
+    }
+    let norm = tangential_norm(r, nt);
+    let limit = rn * mu;
+    if norm.re() > limit.re() {
         let s = limit / norm;
-        Tangential {
-            t: [trial[0] * s, trial[1] * s],
-            slip: true,
-        }
-    } else {
-        Tangential {
-            t: [0.0; 2],
-            slip: true,
+        for v in &mut r[1..=nt] {
+            *v = *v * s;
         }
     }
+    r
 }
 
-/// The multiplier reset of Love & Laursen §3.6 (end): a tangential multiplier
-/// whose power `λ_α v^α` is positive would generate energy; it is zeroed.
-pub fn reset_multiplier(lambda: [f64; 2], v: [f64; 2], n: usize) -> [f64; 2] {
-    let power: f64 = (0..n).map(|a| lambda[a] * v[a]).sum();
-    if power > 0.0 {
-        [0.0; 2]
-    } else {
-        lambda
+/// How far `(r, u)` is from the law, as a length (the velocities times
+/// `Δt`): for a pressed point `Δt|u_N|` (the constraint is met), plus
+/// `Δt‖u_T‖` in stick, or in slip the part of `Δt u_T` not opposed to `r_T`;
+/// for an open point the penetration `Δt⟨−u_N⟩`; and how far `r` lies
+/// outside the cone, `⟨‖r_T‖ − μ r_N⟩` relative to `r_N`, times `Δt‖u‖`.
+pub fn violation(r: [f64; 3], u: [f64; 3], mu: f64, nt: usize, dt: f64) -> f64 {
+    let state = classify(r, mu, nt);
+    if state == PointState::Open {
+        return dt * (-u[0]).max(0.0);
     }
+    let ut = tangential_norm(u, nt);
+    let tangential = match state {
+        _ if mu == 0.0 => 0.0,
+        PointState::Stick => ut,
+        _ => {
+            // u_T should be −α r_T with α ≥ 0: the residual of that direction
+            let rt = tangential_norm(r, nt);
+            let mut s = 0.0;
+            for i in 1..=nt {
+                let d = u[i] + ut * r[i] / rt;
+                s += d * d;
+            }
+            s.sqrt()
+        }
+    };
+    let outside = (tangential_norm(r, nt) - mu * r[0]).max(0.0) / r[0];
+    dt * (u[0].abs() + tangential + outside * (u[0].abs() + ut))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const I: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]];
+    use crate::contact::geometry::real::Dual;
 
     #[test]
-    fn table_1_cases_and_pressures() {
-        // not in contact at n: g_{n+1} decides (λ = 0)
-        assert_eq!(
-            normal_law(false, 0.0, 100.0, 0.1, 0.1, -1.0),
-            (NormalCase::Open, 0.0)
-        );
-        assert_eq!(
-            normal_law(false, 0.0, 100.0, -0.01, 0.1, -1.0),
-            (NormalCase::New, 1.0)
-        );
-        // in contact at n: v_N decides
-        let (c, p) = normal_law(true, 2.0, 100.0, -0.01, 0.1, -0.5);
-        assert_eq!(c, NormalCase::Persistent);
-        assert!((p - 7.0).abs() < 1e-14);
-        assert_eq!(
-            normal_law(true, 0.0, 100.0, -0.01, 0.1, 0.5),
-            (NormalCase::Released, 0.0)
-        );
-        // continuity at the switch with a warm multiplier: p → 0 as λ − εΔt v_N → 0
-        let (_, p) = normal_law(true, 1.0, 100.0, 0.0, 0.1, 0.1 - 1e-12);
-        assert!(p > 0.0 && p < 1e-9);
-        for c in [NormalCase::Open, NormalCase::Released] {
-            assert_eq!(normal_pressure(c, 5.0, 100.0, -1.0, 0.1, -1.0, 0.0), 0.0);
+    fn table_1_normal_velocities() {
+        let (g1, v, dt) = (-0.01, -0.5, 0.1);
+        assert_eq!(Constraint::Gap.normal_velocity(g1, v, dt), g1 / dt);
+        assert_eq!(Constraint::Rate.normal_velocity(g1, v, dt), v);
+        let b = Constraint::Guarded { bound: 0.02 };
+        assert!((b.normal_velocity(g1, v, dt) - 0.1).abs() < 1e-15);
+        assert!(b.on_gap() && Constraint::Gap.on_gap() && !Constraint::Rate.on_gap());
+    }
+
+    #[test]
+    fn penalty_sticks_inside_the_cone_and_slips_on_it() {
+        // approaching at 1, sliding slowly: stick, r_T = −ρ_T u_T
+        let r = penalty([-1.0, 0.1, 0.0], 100.0, 100.0, 0.5, 2);
+        assert_eq!(r, [100.0, -10.0, 0.0]);
+        assert_eq!(classify(r, 0.5, 2), PointState::Stick);
+        // fast slide: on the cone, opposing the slip
+        let r = penalty([-1.0, 3.0, 4.0], 100.0, 100.0, 0.5, 2);
+        assert!((tangential_norm(r, 2) - 50.0).abs() < 1e-12);
+        assert!(r[1] * 3.0 + r[2] * 4.0 < 0.0, "friction dissipates");
+        assert_eq!(classify(r, 0.5, 2), PointState::Slip);
+        // separating: open
+        assert_eq!(penalty([1e-3, 3.0, 4.0], 100.0, 100.0, 0.5, 2), [0.0; 3]);
+        assert_eq!(classify([0.0; 3], 0.5, 2), PointState::Open);
+        assert_eq!(classify([1.0, 0.0, 0.0], 0.0, 2), PointState::Slip);
+    }
+
+    #[test]
+    fn penalty_tangent_is_the_derivative_of_the_active_branch() {
+        // slip branch: d r_T / d u_T is the projection's Jacobian
+        let u0 = [-1.0, 3.0, 4.0];
+        let ud: [Dual<3>; 3] = std::array::from_fn(|i| Dual::var(u0[i], i));
+        let r = penalty(ud, 100.0, 80.0, 0.5, 2);
+        let h = 1e-6;
+        for j in 0..3 {
+            let (mut p, mut m) = (u0, u0);
+            p[j] += h;
+            m[j] -= h;
+            let (rp, rm) = (
+                penalty(p, 100.0, 80.0, 0.5, 2),
+                penalty(m, 100.0, 80.0, 0.5, 2),
+            );
+            for i in 0..3 {
+                let fd = (rp[i] - rm[i]) / (2.0 * h);
+                assert!((r[i].d[j] - fd).abs() < 1e-6 * (1.0 + fd.abs()), "{i}{j}");
+            }
         }
     }
 
     #[test]
-    fn guarded_point_is_pushed_back_to_the_drift_bound() {
-        // 0.3 below the bound of 0.2: pressure λ + ε·0.1, whatever the rate
-        let (c, p) = guarded_law(1.0, 100.0, -0.3, 0.2);
-        assert_eq!(c, NormalCase::Guarded);
-        assert!((p - 11.0).abs() < 1e-12, "p = {p}");
-        assert_eq!(
-            normal_pressure(NormalCase::Guarded, 1.0, 100.0, -0.3, 0.1, 5.0, 0.2),
-            p
-        );
-        // above the bound with no multiplier left: released
-        assert_eq!(
-            guarded_law(0.0, 100.0, -0.1, 0.2),
-            (NormalCase::Released, 0.0)
-        );
-        assert!(NormalCase::Guarded.enforces());
-    }
-
-    #[test]
-    fn frozen_pressure_is_the_unclamped_active_branch() {
-        // A grazing new contact (g1 = −4e-9, ε = 1e4): a central difference of
-        // step 8e-8 straddles the kink. The frozen branch stays linear, so its
-        // derivative is the full −ε on both sides.
-        let (eps, h) = (1e4, 8e-8);
-        let g = -4e-9;
-        let fp = normal_pressure(NormalCase::New, 0.0, eps, g + h, 0.1, 0.0, 0.0);
-        let fm = normal_pressure(NormalCase::New, 0.0, eps, g - h, 0.1, 0.0, 0.0);
-        assert!(fp < 0.0, "unclamped: {fp}");
-        assert!(((fp - fm) / (2.0 * h) + eps).abs() < 1e-6 * eps);
-        // persistent: derivative −εΔt in v_N across v_N = λ/(εΔt)
-        let (lam, dt) = (1.0, 0.1);
-        let v = lam / (eps * dt);
-        let d = (normal_pressure(NormalCase::Persistent, lam, eps, 0.0, dt, v + 1e-6, 0.0)
-            - normal_pressure(NormalCase::Persistent, lam, eps, 0.0, dt, v - 1e-6, 0.0))
-            / 2e-6;
-        assert!((d + eps * dt).abs() < 1e-6 * eps * dt, "d = {d}");
-        // the law itself (the residual) still clamps
-        assert_eq!(normal_law(false, 0.0, eps, 1e-9, dt, 0.0).1, 0.0);
-    }
-
-    #[test]
-    fn stick_inside_the_cone_slip_on_it() {
-        // stick: small slip rate
-        let s = return_map([0.0; 2], 10.0, 0.1, &I, &I, [0.1, 0.0], 0.5, 10.0, 2);
-        assert!(!s.slip);
-        assert!((s.t[0] + 0.1).abs() < 1e-15);
-        // slip: traction on the cone, opposing the slip
-        let s = return_map([0.0; 2], 1000.0, 0.1, &I, &I, [3.0, 4.0], 0.5, 10.0, 2);
-        assert!(s.slip);
-        assert!((covariant_norm(s.t, &I, 2) - 5.0).abs() < 1e-12);
-        let power = s.t[0] * 3.0 + s.t[1] * 4.0;
-        assert!(power < 0.0, "friction dissipates: power {power}");
-        // non-orthonormal metric: norm with the inverse metric
-        let m = [[4.0, 0.0], [0.0, 1.0]];
-        let mi = [[0.25, 0.0], [0.0, 1.0]];
-        let s = return_map([0.0; 2], 1000.0, 0.1, &m, &mi, [1.0, 0.0], 0.5, 2.0, 2);
-        assert!((covariant_norm(s.t, &mi, 2) - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn multiplier_reset_only_when_it_would_generate_energy() {
-        assert_eq!(reset_multiplier([1.0, 0.0], [1.0, 0.0], 2), [0.0, 0.0]);
-        assert_eq!(reset_multiplier([-1.0, 0.0], [1.0, 0.0], 2), [-1.0, 0.0]);
+    fn violation_is_zero_on_the_law_only() {
+        let dt = 0.1;
+        // stick with u = 0, slip with u_T opposed to r_T, open separating
+        assert_eq!(violation([1.0, 0.1, 0.0], [0.0; 3], 0.5, 2, dt), 0.0);
+        assert!(violation([1.0, 0.3, -0.4], [0.0, -3.0, 4.0], 0.5, 2, dt) < 1e-15);
+        assert_eq!(violation([0.0; 3], [2.0, 1.0, 0.0], 0.5, 2, dt), 0.0);
+        // and positive off it
+        assert!((violation([1.0, 0.1, 0.0], [0.0, 1e-3, 0.0], 0.5, 2, dt) - 1e-4).abs() < 1e-15);
+        assert!(violation([1.0, 0.3, -0.4], [0.0, 3.0, -4.0], 0.5, 2, dt) > 0.9);
+        assert!((violation([0.0; 3], [-2.0, 0.0, 0.0], 0.5, 2, dt) - 0.2).abs() < 1e-15);
+        assert!((violation([1.0, 0.0, 0.0], [-1e-3, 0.0, 0.0], 0.0, 2, dt) - 1e-4).abs() < 1e-15);
     }
 }

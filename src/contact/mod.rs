@@ -1,11 +1,37 @@
-//! Node-to-segment frictional contact (Love & Laursen 2003; DESIGN §5–§7).
+//! Node-to-segment frictional contact (Love & Laursen 2003; DESIGN §5–§7),
+//! as a pipeline, one concept per module:
+//!
+//! 1. [`surface`] — setup: slave nodes and tributary areas, the master faces
+//!    or rigid plane, the master surface's rim;
+//! 2. [`broad`] — broad phase of a step: which slaves may reach which faces
+//!    (the stiffness pattern's couplings); [`search`] is its spatial hash;
+//! 3. [`narrow`] — narrow phase: the face each slave is evaluated against;
+//! 4. [`geometry`] and [`point`] — kinematics: projection, gap, objective
+//!    rates, the operators `N_A`, `D^α_A`, and one point's velocities `u`,
+//!    force operator `H` and their exact linearization;
+//! 5. [`law`] — Table 1's constraints and the Signorini–Coulomb law: the only
+//!    place where open, stick and slip are decided;
+//! 6. [`enforce`] — exact and augmented-Lagrangian enforcement (the
+//!    multipliers inside Newton), [`dump`] their subproblems as FCLIB files;
+//! 7. [`update`] — the velocity update (assembly and roots);
+//! 8. [`set`] — the [`ContactSet`] the time step drives with verbs
+//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`).
 //!
 //! Sign conventions: gap `g ≥ 0` separated, `g < 0` penetrated; the normal `ν`
 //! is the master surface's outward unit normal (pointing toward the slave side);
 //! contact pressure `p_N ≥ 0`; `v_N < 0` while approaching.
 
+pub mod broad;
+pub mod dump;
+pub mod enforce;
 pub mod geometry;
 pub mod law;
-pub mod pair;
+pub mod narrow;
+pub mod point;
 pub mod search;
+pub mod set;
+pub mod surface;
 pub mod update;
+
+pub use set::{ContactSet, EvalOptions, Memory, Pair, PointEval};
+pub use surface::ContactSetupError;

@@ -6,7 +6,7 @@ use super::system::System;
 use crate::fe::kernel::KernelError;
 
 /// Global measures of one state.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Measures {
     pub kinetic: f64,
     pub strain: f64,

@@ -1,9 +1,12 @@
-//! One time step: Newton's method on the end-of-step positions.
+//! One time step, as Love & Laursen 2003 §3.7 lay it out: predict, detect the
+//! contacts the step may reach, solve Newton on the end-of-step positions
+//! (with the contact multipliers inside it), compute the velocities, apply
+//! the velocity update.
 //!
 //! Both integrators share the residual form
 //!
 //! ```text
-//! R(x₁) = c_M M (x₁ − x̂) + f_int − f_ext = 0
+//! R(x₁) = c_M M (x₁ − x̂) + f_int − f_c − f_ext = 0
 //! ```
 //!
 //! * energy-momentum (Love & Laursen 2003, eq. 54; Simo & Tarnow 1992):
@@ -12,20 +15,25 @@
 //! * Newmark: `c_M = 1/(βΔt²)`, `x̂ = x₀ + Δt v₀ + Δt²(½ − β) a₀`,
 //!   `f_int = f_int(x₁)`; then `a₁ = c_M (x₁ − x̂)`, `v₁ = v₀ + Δt((1−γ)a₀ + γ a₁)`.
 //!
-//! The Newton matrix is `c_M M + ∂f_int/∂x₁` (unsymmetric for the midpoint
-//! scheme), factorized by sparse LU with a reused symbolic analysis; a
-//! backtracking line search on ‖R‖ guards each update.
+//! The Newton matrix is `c_M M + ∂(f_int − f_c)/∂x₁` (unsymmetric for the
+//! midpoint scheme and for friction), with the exact contact tangent;
+//! solved by [`LinearSolver`] (a sparse LU with a reused symbolic analysis,
+//! its factors reused within the step). The Newton loop itself is in
+//! [`super::newton`].
 
 use super::system::System;
+use crate::contact::enforce::EnforceError;
 use crate::contact::geometry::GeometryError;
-use crate::contact::pair::{ContactPair, SlaveState};
-use crate::contact::update::{solve_impulses, RootBounds, SparseRows};
+use crate::contact::update::{self, MassInverse};
+use crate::contact::ContactSet;
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearParams, LinearSolveError, LinearSolver};
 use crate::model::{Integrator, SolverParams};
 
-/// Gauss–Seidel sweeps of the velocity update's impulse solve.
-const MAX_SWEEPS: usize = 1000;
+/// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
+/// that restoring the stiffness pattern can rebuild the factorization.
+mod snapshot;
+pub use snapshot::{PairSnapshot, PointSnapshot, RestoreError, StepperSnapshot, SNAPSHOT_VERSION};
 
 /// Positions, velocities and (Newmark) accelerations at time `t`; nodal vectors
 /// of length `n_nodes·D`.
@@ -40,14 +48,15 @@ pub struct State {
 /// What a converged step reports.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepReport {
-    /// Newton iterations, summed over augmentations.
+    /// Newton iterations.
     pub iterations: usize,
     /// Final relative residual.
     pub residual: f64,
-    /// Relative residual after each Newton update, starting with the predictor's.
+    /// Relative residual after each Newton update, starting with the start's.
     pub residual_history: Vec<f64>,
-    /// Contact: Uzawa augmentations (Newton solves after the first).
-    pub augmentations: usize,
+    /// Contact: times a converged Newton solve went on because a point moved
+    /// to a closer face or a drifted point was put on its gap.
+    pub contact_restarts: usize,
     /// Contact points active / sticking / slipping at the end of the step.
     pub active: usize,
     pub stick: usize,
@@ -58,17 +67,36 @@ pub struct StepReport {
     pub dissipation: f64,
     /// Energy the velocity update could not restore in the step (`Σ F_l(κ)`).
     pub update_defect: f64,
+    /// Contact subproblems solved (exact, augmented Lagrangian), and the
+    /// library's iterations summed over them.
+    pub subproblems: usize,
+    pub subproblem_iterations: usize,
+    /// Largest FCLIB error of a subproblem's solution.
+    pub subproblem_error: f64,
     /// Krylov iterations of the Newton matrix's linear solves in the step.
     pub linear_iterations: usize,
     /// Numeric factorizations of the Newton matrix in the step.
     pub factorizations: usize,
 }
 
+/// Where a stepper's time went, summed over its life.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepTiming {
+    /// Element force and tangent assembly.
+    pub assembly: f64,
+    /// The contact pairs' force and tangent.
+    pub contact: f64,
+}
+
 /// Why a step failed (the run then retries with a smaller step).
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum StepError {
-    #[error("Newton did not converge in {iterations} iterations (relative residual {residual:e})")]
-    NoConvergence { iterations: usize, residual: f64 },
+    #[error("Newton did not converge in {iterations} iterations (relative residual {residual:e}, contact law {contact:.2e} of its tolerance)")]
+    NoConvergence {
+        iterations: usize,
+        residual: f64,
+        contact: f64,
+    },
     #[error("{0}")]
     Element(#[from] KernelError),
     #[error("linear solve: {0}")]
@@ -77,13 +105,8 @@ pub enum StepError {
     NonFinite,
     #[error("contact geometry: {0}")]
     Contact(#[from] GeometryError),
-    #[error(
-        "contact constraints not met after {augmentations} augmentations (violation {violation:e})"
-    )]
-    Augmentation {
-        augmentations: usize,
-        violation: f64,
-    },
+    #[error("{0}")]
+    Enforcement(#[from] EnforceError),
 }
 
 /// Newton solver state for one system; scratch is allocated once.
@@ -92,47 +115,28 @@ pub struct Stepper<const D: usize> {
     pub integrator: Integrator,
     pub params: SolverParams,
     pub gravity: [f64; 3],
-    f_ext: Vec<f64>,
+    pub(super) f_ext: Vec<f64>,
     /// Solver of the Newton matrix.
     pub lu: LinearSolver,
-    /// Solver of the consistent mass matrix, factored once (velocity update).
-    mass: Option<LinearSolver>,
-    /// Seconds spent in element assembly and in the contact pairs' force and tangent.
+    /// The consistent mass, factored once per run (velocity update, Newmark's `a₀`).
+    mass_lu: Option<LinearSolver>,
+    /// Seconds in element assembly and in the contact pairs (`newton::evaluate`).
     pub timing: StepTiming,
-    k: Vec<f64>,
-    k_trial: Vec<f64>,
-    f: Vec<f64>,
-    r: Vec<f64>,
-    r_trial: Vec<f64>,
-    dx: Vec<f64>,
-    x_trial: Vec<f64>,
-    x_hat: Vec<f64>,
-    mv: Vec<f64>,
+    pub(super) k: Vec<f64>,
+    pub(super) f: Vec<f64>,
+    pub(super) r: Vec<f64>,
+    pub(super) dx: Vec<f64>,
+    pub(super) x_trial: Vec<f64>,
+    pub(super) x_hat: Vec<f64>,
+    pub(super) mv: Vec<f64>,
+    pub(super) mx: Vec<f64>,
     /// Contact pairs, evaluated in every residual.
-    pub contacts: Vec<ContactPair>,
-    /// Set by `refresh_couplings`: some slave may reach its master this step.
+    pub contacts: ContactSet,
+    /// Set by `detect`: some slave may reach its master this step.
     contact_possible: bool,
-}
-
-/// Where a stepper's time went, summed over its life.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct StepTiming {
-    pub assembly: f64,
-    pub contact: f64,
-}
-
-/// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
-const ROUND_OFF: f64 = 1e-14;
-
-fn norm(v: &[f64]) -> f64 {
-    v.iter().map(|a| a * a).sum::<f64>().sqrt()
-}
-
-/// Residual pieces at one trial point.
-struct Eval {
-    norm: f64,
-    scale: f64,
-    timing: StepTiming,
+    /// Write every contact subproblem as an FCLIB file into this folder.
+    pub dump_contact: Option<std::path::PathBuf>,
+    pub(super) dump_count: usize,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -148,7 +152,7 @@ impl<const D: usize> Stepper<D> {
             ..Default::default()
         };
         let lu = LinearSolver::new(&sys.pattern, linear)?;
-        let mass = match &sys.consistent {
+        let mass_lu = match &sys.consistent {
             Some(m) => {
                 let mut m = m.clone();
                 sys.apply_fixed(&mut m);
@@ -173,19 +177,20 @@ impl<const D: usize> Stepper<D> {
             gravity,
             f_ext,
             lu,
-            mass,
+            mass_lu,
             timing: StepTiming::default(),
             k: vec![0.0; nnz],
-            k_trial: vec![0.0; nnz],
             f: vec![0.0; n],
             r: vec![0.0; n],
-            r_trial: vec![0.0; n],
             dx: vec![0.0; n],
             x_trial: vec![0.0; n],
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
-            contacts: Vec::new(),
+            mx: vec![0.0; n],
+            contacts: ContactSet::default(),
             contact_possible: false,
+            dump_contact: None,
+            dump_count: 0,
         })
     }
 
@@ -200,276 +205,33 @@ impl<const D: usize> Stepper<D> {
                 a[i] = self.f_ext[i] - self.f[i];
             }
             self.sys.zero_fixed(&mut a);
-            match self.mass.as_mut() {
+            match self.mass_lu.as_mut() {
                 Some(m) => {
                     m.solve_in_place(&mut a)?;
                 }
-                None => a
-                    .iter_mut()
-                    .enumerate()
-                    .for_each(|(i, v)| *v /= self.sys.lumped[i / D].max(f64::MIN_POSITIVE)),
+                None => {
+                    for (i, v) in a.iter_mut().enumerate() {
+                        *v /= self.sys.lumped[i / D].max(f64::MIN_POSITIVE);
+                    }
+                }
             }
         }
         Ok(State { t: 0.0, x, v, a })
     }
 
-    fn coefficients(&self, dt: f64) -> (f64, StressEval) {
+    /// `c_M` and where the stress is evaluated.
+    pub(super) fn coefficients(&self, dt: f64) -> (f64, StressEval) {
         match self.integrator {
             Integrator::EnergyMomentum => (2.0 / (dt * dt), StressEval::Midpoint),
             Integrator::Newmark { beta, .. } => (1.0 / (beta * dt * dt), StressEval::EndPoint),
         }
     }
 
-    /// Residual (into `r`) and tangent (into `k`) at `x1`.
-    fn evaluate(
-        sys: &System<D>,
-        x0: &[f64],
-        x1: &[f64],
-        x_hat: &[f64],
-        f_ext: &[f64],
-        cm: f64,
-        eval: StressEval,
-        dt: f64,
-        contacts: &mut [ContactPair],
-        f: &mut [f64],
-        mv: &mut [f64],
-        r: &mut [f64],
-        k: &mut [f64],
-    ) -> Result<Eval, StepError> {
-        let started = std::time::Instant::now();
-        sys.assemble(x0, x1, eval, f, Some(&mut *k))?;
-        let mut timing = StepTiming {
-            assembly: started.elapsed().as_secs_f64(),
-            contact: 0.0,
-        };
-        // contact force acts on the bodies: it enters the residual with a minus
-        // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
-        if !contacts.is_empty() {
-            let started = std::time::Instant::now();
-            mv.iter_mut().for_each(|v| *v = 0.0);
-            for c in contacts.iter_mut() {
-                c.assemble::<D>(x0, x1, dt, mv, Some((&sys.pattern, &mut *k)))?;
-            }
-            for i in 0..f.len() {
-                f[i] -= mv[i];
-            }
-            timing.contact = started.elapsed().as_secs_f64();
-        }
-        for i in 0..r.len() {
-            r[i] = x1[i] - x_hat[i];
-        }
-        sys.mass_times(r, mv);
-        for i in 0..r.len() {
-            mv[i] *= cm;
-            r[i] = mv[i] + f[i] - f_ext[i];
-        }
-        sys.zero_fixed(r);
-        sys.zero_fixed(mv);
-        let n = norm(r);
-        if !n.is_finite() {
-            return Err(StepError::NonFinite);
-        }
-        let scale = norm(mv)
-            .max(norm(f))
-            .max(norm(f_ext))
-            .max(f64::MIN_POSITIVE);
-        sys.add_mass(cm, k);
-        sys.apply_fixed(k);
-        Ok(Eval {
-            norm: n,
-            scale,
-            timing,
-        })
-    }
-
-    /// Residual and tangent at `x_trial`, into `r_trial` and `k_trial`.
-    fn evaluate_trial(
-        &mut self,
-        x0: &[f64],
-        cm: f64,
-        eval: StressEval,
-        dt: f64,
-    ) -> Result<Eval, StepError> {
-        let e = Self::evaluate(
-            &self.sys,
-            x0,
-            &self.x_trial,
-            &self.x_hat,
-            &self.f_ext,
-            cm,
-            eval,
-            dt,
-            &mut self.contacts,
-            &mut self.f,
-            &mut self.mv,
-            &mut self.r_trial,
-            &mut self.k_trial,
-        )?;
-        self.timing.assembly += e.timing.assembly;
-        self.timing.contact += e.timing.contact;
-        Ok(e)
-    }
-
-    /// Makes the stiffness pattern hold the contact couplings of the coming step
-    /// (re-doing the symbolic analysis only when the pattern grows).
-    fn refresh_couplings(&mut self, s0: &State, dt: f64) -> Result<(), StepError> {
-        if self.contacts.is_empty() {
-            return Ok(());
-        }
-        let mut lists: Vec<Vec<usize>> = Vec::new();
-        self.contact_possible = false;
-        for c in &self.contacts {
-            let l = c.couplings(&s0.x, &s0.v, dt);
-            self.contact_possible |= c.may_touch(&s0.x, &s0.v, dt, &l);
-            lists.extend(l);
-        }
-        let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
-        if self.sys.set_couplings(lists) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
-            let nnz = self.sys.pattern.nnz();
-            self.k = vec![0.0; nnz];
-            self.k_trial = vec![0.0; nnz];
-            log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
-        }
-        Ok(())
-    }
-
-    fn set_geometric_tangent(&mut self, on: bool) {
-        self.contacts
-            .iter_mut()
-            .for_each(|c| c.geometric_tangent = on);
-    }
-
-    /// Newton's method on `x1` (from its current value) with the contact
-    /// multipliers fixed.
-    fn newton(
-        &mut self,
-        s0: &State,
-        x1: &mut Vec<f64>,
-        dt: f64,
-        report: &mut StepReport,
-    ) -> Result<(), StepError> {
-        let (cm, eval) = self.coefficients(dt);
-        let n = s0.x.len();
-        self.x_trial.copy_from_slice(x1);
-        // Contact: the first matrix leaves out the geometric stiffness (at a
-        // predictor that penetrates deeply it swamps the rest, see
-        // ContactPair::geometric_tangent); later ones include it, except right
-        // after a step along which no length decreased ‖R‖.
-        let mut k_geometric = false;
-        self.set_geometric_tangent(k_geometric);
-        let mut cur = self.evaluate_trial(&s0.x, cm, eval, dt)?;
-        std::mem::swap(&mut self.r, &mut self.r_trial);
-        std::mem::swap(&mut self.k, &mut self.k_trial);
-        report.residual_history.push(cur.norm / cur.scale);
-        let mut it = 0;
-        while cur.norm > self.params.tolerance * cur.scale {
-            if it == self.params.max_iterations {
-                return Err(StepError::NoConvergence {
-                    iterations: it,
-                    residual: cur.norm / cur.scale,
-                });
-            }
-            it += 1;
-            self.set_geometric_tangent(true);
-            self.lu.update(&self.k)?;
-            for i in 0..n {
-                self.dx[i] = -self.r[i];
-            }
-            self.lu.solve_in_place(&mut self.dx)?;
-            // Round-off floor: a correction below ~50 ulp of the positions cannot
-            // reduce the residual further (the inertia term cancels digits of x).
-            // Take it and stop.
-            let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let xnorm = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let at_round_off = dnorm <= ROUND_OFF * xnorm;
-            // Backtracking line search on ‖R‖: accept the first step length that
-            // decreases it; an inverted element also halves the step.
-            let mut s = 1.0;
-            let mut accepted = None;
-            let mut failure = None;
-            for _ in 0..8 {
-                for i in 0..n {
-                    self.x_trial[i] = x1[i] + s * self.dx[i];
-                }
-                let trial = self.evaluate_trial(&s0.x, cm, eval, dt);
-                match trial {
-                    Ok(e)
-                        if at_round_off
-                            || e.norm < cur.norm
-                            || e.norm <= self.params.tolerance * e.scale =>
-                    {
-                        accepted = Some(e);
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => failure = Some(e),
-                }
-                s *= 0.5;
-            }
-            let e = match accepted {
-                Some(e) => {
-                    k_geometric = true;
-                    e
-                }
-                None => {
-                    // No step length decreased ‖R‖. Where the residual is nonsmooth
-                    // (a contact point changing case) that is expected: take the full
-                    // Newton step unless it is invalid, and let the iteration limit decide;
-                    // the next matrix is of the other kind.
-                    k_geometric = !k_geometric;
-                    self.set_geometric_tangent(k_geometric);
-                    for i in 0..n {
-                        self.x_trial[i] = x1[i] + self.dx[i];
-                    }
-                    match self.evaluate_trial(&s0.x, cm, eval, dt) {
-                        Ok(e) if !self.contacts.is_empty() => e,
-                        Ok(_) => {
-                            return Err(failure.unwrap_or(StepError::NoConvergence {
-                                iterations: it,
-                                residual: cur.norm / cur.scale,
-                            }))
-                        }
-                        Err(e) => return Err(e),
-                    }
-                }
-            };
-            std::mem::swap(x1, &mut self.x_trial);
-            std::mem::swap(&mut self.r, &mut self.r_trial);
-            std::mem::swap(&mut self.k, &mut self.k_trial);
-            cur = e;
-            report.residual_history.push(cur.norm / cur.scale);
-            if log::log_enabled!(log::Level::Trace) {
-                let count = |f: &dyn Fn(&crate::contact::pair::PointEval) -> bool| -> usize {
-                    self.contacts
-                        .iter()
-                        .map(|c| c.evals.iter().filter(|e| f(e)).count())
-                        .sum()
-                };
-                log::trace!(
-                    "newton {it}: relative residual {:.3e}, step length {s}, active {} (slip {}, new {}), faces {:?}",
-                    cur.norm / cur.scale,
-                    count(&|e| e.active),
-                    count(&|e| e.active && e.slip),
-                    count(&|e| e.active && e.case == crate::contact::law::NormalCase::New),
-                    self.contacts
-                        .iter()
-                        .flat_map(|c| c.evals.iter().map(|e| e.face.map(|f| f as i64).unwrap_or(-1)))
-                        .collect::<Vec<_>>()
-                );
-            }
-            if at_round_off {
-                break;
-            }
-        }
-        report.iterations += it;
-        report.residual = cur.norm / cur.scale;
-        Ok(())
-    }
-
     /// Advances `s0` by `dt`. On error `s0` and the contact state are untouched.
     pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        let saved: Vec<Vec<SlaveState>> = self.contacts.iter().map(|c| c.state.clone()).collect();
+        // every step factors its own first matrix: a step's result does not
+        // depend on the factors of earlier ones (restarts stay bit for bit)
+        self.lu.begin_step();
         let before = self.lu.stats();
         let mut result = self.step_inner(s0, dt);
         match &mut result {
@@ -477,84 +239,79 @@ impl<const D: usize> Stepper<D> {
                 let after = self.lu.stats();
                 report.linear_iterations = after.krylov_iterations - before.krylov_iterations;
                 report.factorizations = after.factorizations - before.factorizations;
-                self.contacts.iter_mut().for_each(|c| c.commit())
+                self.contacts.commit()
             }
-            Err(_) => {
-                for (c, st) in self.contacts.iter_mut().zip(saved) {
-                    c.state = st;
-                }
-            }
+            Err(_) => self.contacts.rollback(),
         }
         result
     }
 
     fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        let (cm, _) = self.coefficients(dt);
-        let n = s0.x.len();
-        for i in 0..n {
+        self.predict(s0, dt);
+        self.detect(s0, dt)?;
+        // Where contact may happen in this step, Newton starts from the
+        // positions at t_n instead of x̂ = x_n + Δt v_n: the constant-velocity
+        // predictor drives the bodies deep into each other (half an element
+        // on the fine blocks mesh), and the face choices of that state are
+        // far from the solution's.
+        let mut x1 = if self.contact_possible {
+            s0.x.clone()
+        } else {
+            self.x_hat.clone()
+        };
+        let mut report = StepReport::default();
+        self.newton(s0, &mut x1, dt, &mut report)?;
+        let mut v1 = vec![0.0; x1.len()];
+        let a1 = self.velocities(s0, &x1, dt, &mut v1);
+        self.contact_statistics(dt, &mut report);
+        if self.integrator == Integrator::EnergyMomentum {
+            report.update_defect += self.velocity_update(&x1, dt, &mut v1)?;
+        }
+        Ok((
+            State {
+                t: s0.t + dt,
+                x: x1,
+                v: v1,
+                a: a1,
+            },
+            report,
+        ))
+    }
+
+    /// The predictor `x̂` (see the module docs).
+    fn predict(&mut self, s0: &State, dt: f64) {
+        for i in 0..s0.x.len() {
             self.x_hat[i] = s0.x[i] + dt * s0.v[i];
             if let Integrator::Newmark { beta, .. } = self.integrator {
                 self.x_hat[i] += dt * dt * (0.5 - beta) * s0.a[i];
             }
         }
-        self.refresh_couplings(s0, dt)?;
-        self.contacts.iter_mut().for_each(|c| c.begin_step(dt));
-        let mut x1 = self.x_hat.clone();
-        // Where contact may happen in this step, Newton starts from the
-        // positions at t_n instead of x̂ = x_n + Δt v_n: the constant-velocity
-        // predictor drives the bodies deep into each other (half an element
-        // on the fine blocks mesh, a block pivoting on an edge), and the
-        // pressures and face choices of that state make the first Newton
-        // matrices useless (fine blocks, first contact: 24 iterations at
-        // Δt = 0.1 from x_n; from x̂ the step failed and was cut back).
-        if self.contact_possible {
-            x1.copy_from_slice(&s0.x);
-        }
-        let mut report = StepReport::default();
-        // Uzawa loop (Love & Laursen §3.6): Newton with fixed multipliers, then
-        // update them until every pair meets its tolerance.
-        let augmented: Vec<usize> = (0..self.contacts.len())
-            .filter(|&c| {
-                self.contacts[c].spec.enforcement == crate::model::Enforcement::AugmentedLagrangian
-            })
-            .collect();
-        let max_aug = self
-            .contacts
-            .iter()
-            .map(|c| c.spec.max_augmentations)
-            .max()
-            .unwrap_or(0);
-        loop {
-            self.newton(s0, &mut x1, dt, &mut report)?;
-            if self.contacts.is_empty() {
-                break;
-            }
-            // stick/slip states held during the solve must agree with the return map
-            let changed: usize = self.contacts.iter_mut().map(|c| c.settle_states()).sum();
-            let mut worst = 0.0f64;
-            let mut met = changed == 0;
-            for &c in &augmented {
-                let v = self.contacts[c].augment(dt, &x1, &s0.x);
-                met &= v <= self.contacts[c].tol_abs;
-                worst = worst.max(v);
-            }
-            log::trace!(
-                "augmentation {}: largest violation {worst:.3e}, stick/slip changes {changed}",
-                report.augmentations
-            );
-            if met {
-                break;
-            }
-            if report.augmentations >= max_aug {
-                return Err(StepError::Augmentation {
-                    augmentations: report.augmentations,
-                    violation: worst,
-                });
-            }
-            report.augmentations += 1;
-        }
+    }
 
-        let mut v1 = vec![0.0; n];
+    /// Broad phase of the step: the stiffness pattern holds the contact
+    /// couplings the step may reach (re-doing the symbolic analysis only when
+    /// the pattern grows), and the pairs start the step.
+    fn detect(&mut self, s0: &State, dt: f64) -> Result<(), StepError> {
+        if self.contacts.is_empty() {
+            return Ok(());
+        }
+        let (lists, possible) = self.contacts.couplings(&s0.x, &s0.v, dt);
+        self.contact_possible = possible;
+        let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
+        if self.sys.set_couplings(lists) {
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
+            let nnz = self.sys.pattern.nnz();
+            self.k = vec![0.0; nnz];
+            log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
+        }
+        self.contacts.begin_step(dt);
+        Ok(())
+    }
+
+    /// End-of-step velocities into `v1`; returns the accelerations (Newmark).
+    fn velocities(&self, s0: &State, x1: &[f64], dt: f64, v1: &mut [f64]) -> Vec<f64> {
+        let n = x1.len();
+        let (cm, _) = self.coefficients(dt);
         let mut a1 = vec![0.0; n];
         match self.integrator {
             Integrator::EnergyMomentum => {
@@ -569,175 +326,54 @@ impl<const D: usize> Stepper<D> {
                 }
             }
         }
-        self.sys.zero_fixed(&mut v1);
+        self.sys.zero_fixed(v1);
         self.sys.zero_fixed(&mut a1);
-        self.contact_statistics(dt, &mut report);
-        if self.integrator == Integrator::EnergyMomentum {
-            self.velocity_update(&x1, dt, &mut v1, &mut report)?;
-        }
-        Ok((
-            State {
-                t: s0.t + dt,
-                x: x1,
-                v: v1,
-                a: a1,
-            },
-            report,
-        ))
+        a1
     }
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
-        for c in &self.contacts {
-            for ev in c.evals.iter().filter(|e| e.active) {
-                report.active += 1;
-                if c.spec.friction > 0.0 {
-                    if ev.slip {
-                        report.slip += 1;
-                    } else {
-                        report.stick += 1;
-                    }
-                }
-                report.max_penetration = report.max_penetration.max(-ev.g1);
-                report.dissipation += dt * ev.weight * ev.dissipation_rate();
+        for (pair, ev) in self.contacts.evals() {
+            if !ev.active() {
+                continue;
             }
+            report.active += 1;
+            if pair.spec.friction > 0.0 {
+                if ev.slip() {
+                    report.slip += 1;
+                } else {
+                    report.stick += 1;
+                }
+            }
+            report.max_penetration = report.max_penetration.max(-ev.g1);
+            report.dissipation += dt * ev.weight * ev.dissipation_rate();
         }
     }
 
-    /// The velocity update of Love & Laursen 2003 (eqs. 72–78, 86–87; DESIGN §6)
-    /// for the pairs that ask for it; frictional work of the others is still
-    /// reported. Lumped mass: `M⁻¹` per node; consistent mass: solves with `M`.
-    fn velocity_update(
-        &mut self,
-        x1: &[f64],
-        dt: f64,
-        v1: &mut [f64],
-        report: &mut StepReport,
-    ) -> Result<(), StepError> {
-        let mut points = Vec::new();
-        for c in self.contacts.iter().filter(|c| c.spec.velocity_update) {
-            points.extend(c.update_terms::<D>(x1, dt));
+    /// The velocity update of Love & Laursen 2003 (DESIGN §6) for the pairs
+    /// that ask for it; returns the energy defect. Lumped mass: `M⁻¹` per
+    /// node; consistent mass: solves with `M`, factored once per pattern.
+    fn velocity_update(&mut self, x1: &[f64], dt: f64, v1: &mut [f64]) -> Result<f64, StepError> {
+        if self.contacts.is_empty() {
+            return Ok(0.0);
         }
-        if points.is_empty() {
-            return Ok(());
-        }
-        let n = v1.len();
-        // y_l = M⁻¹ (w j G^l), restricted to free dofs
-        let mut g_full = vec![0.0; n];
-        let mut y: Vec<Vec<(usize, f64)>> = Vec::with_capacity(points.len());
-        let consistent = self.sys.consistent.is_some();
-        for p in &points {
-            if consistent {
-                g_full.iter_mut().for_each(|v| *v = 0.0);
-                for a in 0..p.n {
-                    for i in 0..D {
-                        g_full[p.nodes[a] * D + i] += p.g[a][i];
-                    }
-                }
-                self.sys.zero_fixed(&mut g_full);
-                self.mass
-                    .as_mut()
-                    .expect("a consistent mass has its solver")
-                    .solve_in_place(&mut g_full)?;
-                y.push(
-                    g_full
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| **v != 0.0)
-                        .map(|(i, v)| (i, *v))
-                        .collect(),
-                );
-            } else {
-                let mut yl = Vec::with_capacity(p.n * D);
-                for a in 0..p.n {
-                    let node = p.nodes[a];
-                    for i in 0..D {
-                        let dof = node * D + i;
-                        if !self.sys.fixed[dof] {
-                            yl.push((dof, p.g[a][i] / self.sys.lumped[node]));
-                        }
-                    }
-                }
-                yl.sort_unstable_by_key(|e| e.0);
-                y.push(yl);
-            }
-        }
-        let dot_g = |p: &crate::contact::pair::UpdatePoint, yk: &[(usize, f64)]| -> f64 {
-            let mut s = 0.0;
-            for a in 0..p.n {
-                for i in 0..D {
-                    let dof = p.nodes[a] * D + i;
-                    if let Ok(j) = yk.binary_search_by_key(&dof, |e| e.0) {
-                        s += p.g[a][i] * yk[j].1;
-                    }
-                }
-            }
-            s
+        let minv = if self.sys.consistent.is_some() {
+            let lu = self
+                .mass_lu
+                .as_mut()
+                .expect("a consistent mass is factored at new");
+            let mut solve = |g: &mut [f64]| lu.solve_in_place(g).map(|_| ());
+            return Ok(update::apply::<D>(
+                &self.contacts,
+                x1,
+                dt,
+                &self.sys.fixed,
+                MassInverse::Consistent(&mut solve),
+                v1,
+            )?
+            .defect);
+        } else {
+            MassInverse::Lumped(&self.sys.lumped)
         };
-        let np = points.len();
-        let mut rows = vec![Vec::new(); np];
-        for l in 0..np {
-            for k in 0..np {
-                let v = 0.5 * dot_g(&points[l], &y[k]);
-                if v != 0.0 {
-                    rows[l].push((k, v));
-                }
-            }
-        }
-        let b: Vec<f64> = points
-            .iter()
-            .map(|p| {
-                let mut s = 0.0;
-                for a in 0..p.n {
-                    for i in 0..D {
-                        s += p.g[a][i] * v1[p.nodes[a] * D + i];
-                    }
-                }
-                s
-            })
-            .collect();
-        let c: Vec<f64> = points.iter().map(|p| p.c).collect();
-        let rows = SparseRows { rows };
-        let new_contact: Vec<bool> = points.iter().map(|p| p.new_contact).collect();
-        let bounds = RootBounds {
-            min: -0.5 * dt,
-            bounce: dt,
-        };
-        let imp = solve_impulses(&rows, &b, &c, &new_contact, bounds, MAX_SWEEPS);
-        if !imp.settled {
-            log::debug!(
-                "velocity update: Gauss–Seidel did not settle in {} sweeps; defect {:.3e}",
-                imp.sweeps,
-                imp.defect
-            );
-        }
-        if !imp.unsolved.is_empty() {
-            log::debug!(
-                "velocity update: {} point(s) without admissible root; {:.3e} of their energy taken back at other points, {:.3e} left as defect",
-                imp.unsolved.len(),
-                imp.redistributed,
-                imp.defect
-            );
-        }
-        // per-point data of the update
-        if log::log_enabled!(log::Level::Trace) {
-            for l in 0..np {
-                log::trace!(
-                    "velocity update: point at node {}: b = {:.3e}, c = {:.3e}, A_ll = {:.3e}, κ = {:.3e}{}",
-                    points[l].nodes[0],
-                    b[l],
-                    c[l],
-                    rows.rows[l].iter().find(|e| e.0 == l).map_or(0.0, |e| e.1),
-                    imp.kappa[l],
-                    if imp.unsolved.contains(&l) { " (no admissible root)" } else { "" }
-                );
-            }
-        }
-        for (l, yl) in y.iter().enumerate() {
-            for &(dof, v) in yl {
-                v1[dof] += imp.kappa[l] * v;
-            }
-        }
-        report.update_defect += imp.defect;
-        Ok(())
+        Ok(update::apply::<D>(&self.contacts, x1, dt, &self.sys.fixed, minv, v1)?.defect)
     }
 }

@@ -198,6 +198,11 @@ impl<const D: usize> System<D> {
         Ok(sys)
     }
 
+    /// The extra node couplings the pattern holds (set by [`System::set_couplings`]).
+    pub fn couplings(&self) -> &[Vec<usize>] {
+        &self.couplings
+    }
+
     /// Rebuilds the pattern so that it also couples the nodes of each list in
     /// `couplings` (contact pairs). Returns `false` (and does nothing) when the
     /// pattern already holds every coupling; the caller then keeps its symbolic
@@ -408,9 +413,13 @@ impl<const D: usize> System<D> {
         Ok(())
     }
 
-    /// Total strain energy `Σ_e ∫ W dV` in configuration `x`.
+    /// Total strain energy `Σ_e ∫ W dV` in configuration `x`. The element
+    /// energies are computed in parallel and summed in element order, so the
+    /// result does not depend on how the threads split the work (a restarted
+    /// run must write the same `history.csv` bit for bit).
     pub fn strain_energy(&self, x: &[f64]) -> Result<f64, KernelError> {
-        self.elements
+        let energies: Vec<f64> = self
+            .elements
             .par_iter()
             .map(|be| {
                 let nodes = be.element.nodes();
@@ -428,7 +437,8 @@ impl<const D: usize> System<D> {
                     &xa[..n],
                 )
             })
-            .try_reduce(|| 0.0, |a, b| Ok(a + b))
+            .collect::<Result<_, _>>()?;
+        Ok(energies.iter().sum())
     }
 
     /// Strain energy of each body in configuration `x` (`out.len()` = bodies).

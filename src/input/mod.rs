@@ -4,23 +4,34 @@
 //! Relative paths in the file are relative to the file's directory.
 //! The keys are documented once, in [`KEYS`], which `docs/input.md` reproduces.
 
+pub mod budget;
+mod contact;
+mod generate;
 mod keys;
 mod raw;
 
+use contact::{build_contact, contact_warnings};
+use generate::{fits, generate};
+
+use budget::Size;
+
 pub use keys::{markdown, KEYS};
 
-use crate::fe::ElementKind;
 use crate::linalg::LinearMethod;
 use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
-    Body, Boundary, ContactSpec, Enforcement, Integrator, MassKind, MasterSpec, Model,
-    OutputParams, SolverParams, TimeParams,
+    Body, Boundary, Integrator, MassKind, Model, OutputParams, SolverParams, TimeParams, Warning,
 };
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
+
+/// Default `contact.tolerance` (relative to the face size): the exact and
+/// augmented-Lagrangian Newton converges quadratically, so the law is met to
+/// far below any physical scale at the cost of about one iteration.
+pub const DEFAULT_CONTACT_TOLERANCE: f64 = 1e-10;
 
 /// A problem with an input file.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -131,7 +142,12 @@ pub fn parse(path: &Path, text: &str) -> Result<Model, InputError> {
         file: path.to_path_buf(),
         line: e.span().map(|s| ctx.line_of(s)),
         key: String::new(),
-        message: e.message().trim().to_string(),
+        // serde names Rust types; say what the file should hold
+        message: e
+            .message()
+            .trim()
+            .replace("expected i64", "expected an integer")
+            .replace("expected f64", "expected a number"),
     })?;
     build(&ctx, raw)
 }
@@ -257,6 +273,22 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         }
     };
 
+    let adaptive = raw.time.adaptive.as_ref().map_or(true, |a| *a.get_ref());
+    let dt_min = match &raw.time.dt_min {
+        Some(v) => {
+            let m = ctx.positive(v, "time.dt_min")?;
+            if m > dt {
+                return ctx.err(
+                    Some(v.span()),
+                    "time.dt_min",
+                    format!("must not exceed time.dt = {dt}, got {m}"),
+                );
+            }
+            m
+        }
+        None => dt / (1u64 << max_cutbacks) as f64,
+    };
+
     // [output]
     let dir = match &raw.output.dir {
         Some(d) => ctx.path(d.get_ref()),
@@ -269,6 +301,19 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         .map(|v| ctx.count(v, "output.every", 1))
         .transpose()?
         .unwrap_or(10);
+    let contact_problems = raw
+        .output
+        .contact_problems
+        .as_ref()
+        .is_some_and(|v| *v.get_ref())
+        .then(|| dir.join("contact_problems"));
+    let checkpoint_every = raw
+        .output
+        .checkpoint_every
+        .as_ref()
+        .map(|v| ctx.count(v, "output.checkpoint_every", 0))
+        .transpose()?
+        .unwrap_or(100);
 
     // [mesh]
     let mesh = build_mesh(ctx, raw.mesh.as_ref(), dim)?;
@@ -333,6 +378,22 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         contacts.push(build_contact(ctx, c, i, dim, &mesh)?);
     }
 
+    let mut warnings = Vec::new();
+    if let Some(t) = &raw.solver.tolerance {
+        if tolerance < 1e-13 {
+            warnings.push(Warning {
+                key: "solver.tolerance".into(),
+                line: Some(ctx.line_of(t.span())),
+                message: format!(
+                    "{tolerance:e} is below what double precision reaches (about 1e-13 of the force scale); Newton stops at the round-off floor instead (a correction below 1e-14 of the positions)"
+                ),
+            });
+        }
+    }
+    for (i, (c, spec)) in raw.contact.iter().zip(&contacts).enumerate() {
+        contact_warnings(ctx, c, spec, i, integrator, &mut warnings);
+    }
+
     mesh.check_elements().map_err(|e| InputError {
         file: ctx.file.to_path_buf(),
         line: None,
@@ -347,6 +408,8 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             dt,
             end,
             integrator,
+            adaptive,
+            dt_min,
         },
         solver: SolverParams {
             tolerance,
@@ -354,13 +417,19 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             max_cutbacks,
             linear,
         },
-        output: OutputParams { dir, every },
+        output: OutputParams {
+            dir,
+            every,
+            contact_problems,
+            checkpoint_every,
+        },
         mesh,
         bodies,
         boundaries,
         gravity,
         contacts,
         source: ctx.file.to_path_buf(),
+        warnings,
     })
 }
 
@@ -494,6 +563,7 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
         dim,
         ..Mesh::default()
     };
+    let mut planned = Size::default();
     if let Some(f) = &raw.file {
         let path = ctx.path(f.get_ref());
         let m = mesh::read(&path, dim).map_err(|e| InputError {
@@ -502,11 +572,18 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
             key: "mesh.file".into(),
             message: e.to_string(),
         })?;
+        let n_el: usize = m.groups.iter().map(|g| g.elements.len()).sum();
+        planned = Size {
+            nodes: m.nodes.len() as f64,
+            elements: n_el as f64,
+            per_element: if dim == 3 { 8.0 } else { 4.0 },
+        };
+        fits(ctx, planned, dim, Some(f.span()), "mesh.file")?;
         mesh = m;
     }
     for (i, g) in raw.generate.iter().enumerate() {
         let key = format!("mesh.generate[{i}]");
-        let part = generate(ctx, g, &key, dim)?;
+        let part = generate(ctx, g, &key, dim, &mut planned)?;
         mesh.append(part).map_err(|e| InputError {
             file: ctx.file.to_path_buf(),
             line: Some(ctx.line_of(g.name.span())),
@@ -522,302 +599,4 @@ fn build_mesh(ctx: &Ctx, raw: Option<&RawMesh>, dim: usize) -> Result<Mesh, Inpu
         );
     }
     Ok(mesh)
-}
-
-fn generate(ctx: &Ctx, g: &RawGenerate, key: &str, dim: usize) -> Result<Mesh, InputError> {
-    let need =
-        |v: Option<&Spanned<Vec<f64>>>, k: &str, len: usize| -> Result<[f64; 3], InputError> {
-            match v {
-                Some(v) => ctx.vector(v, &format!("{key}.{k}"), len),
-                None => ctx.err(
-                    Some(g.kind.span()),
-                    format!("{key}.{k}"),
-                    "missing (required for this kind)",
-                ),
-            }
-        };
-    let need_pos = |v: Option<&Spanned<f64>>, k: &str| -> Result<f64, InputError> {
-        match v {
-            Some(v) => ctx.positive(v, &format!("{key}.{k}")),
-            None => ctx.err(
-                Some(g.kind.span()),
-                format!("{key}.{k}"),
-                "missing (required for this kind)",
-            ),
-        }
-    };
-    let divisions = |want: Option<usize>| -> Result<Vec<usize>, InputError> {
-        let Some(d) = &g.divisions else {
-            return ctx.err(
-                Some(g.kind.span()),
-                format!("{key}.divisions"),
-                "missing (required)",
-            );
-        };
-        let list: Vec<i64> = match d.get_ref() {
-            Divisions::One(n) => vec![*n],
-            Divisions::Many(v) => v.clone(),
-        };
-        if let Some(w) = want {
-            if list.len() != w {
-                return ctx.err(
-                    Some(d.span()),
-                    format!("{key}.divisions"),
-                    format!("expected {w} numbers, got {}", list.len()),
-                );
-            }
-        }
-        if list.iter().any(|&n| n < 1) {
-            return ctx.err(
-                Some(d.span()),
-                format!("{key}.divisions"),
-                "every division count must be ≥ 1",
-            );
-        }
-        Ok(list.into_iter().map(|n| n as usize).collect())
-    };
-    let name = g.name.get_ref();
-    let kind = g.kind.get_ref().as_str();
-    let mesh_err = |e: mesh::MeshError| InputError {
-        file: ctx.file.to_path_buf(),
-        line: Some(ctx.line_of(g.kind.span())),
-        key: key.to_string(),
-        message: e.to_string(),
-    };
-    let only_2d = |what: &str| {
-        ctx.err::<Mesh>(
-            Some(g.kind.span()),
-            format!("{key}.kind"),
-            format!("\"{what}\" is a 2D generator; this problem is 3D"),
-        )
-    };
-    let only_3d = |what: &str| {
-        ctx.err::<Mesh>(
-            Some(g.kind.span()),
-            format!("{key}.kind"),
-            format!("\"{what}\" is a 3D generator; this problem is 2D"),
-        )
-    };
-    match kind {
-        "box" => {
-            let min = need(g.min.as_ref(), "min", dim)?;
-            let max = need(g.max.as_ref(), "max", dim)?;
-            let div = divisions(Some(dim))?;
-            let element = match g.element.as_ref().map(|e| (e.get_ref().as_str(), e.span())) {
-                None => {
-                    if dim == 2 {
-                        ElementKind::Quad4
-                    } else {
-                        ElementKind::Hex8
-                    }
-                }
-                Some(("quad4", _)) if dim == 2 => ElementKind::Quad4,
-                Some(("tri3", _)) if dim == 2 => ElementKind::Tri3,
-                Some(("hex8", _)) if dim == 3 => ElementKind::Hex8,
-                Some(("tet4", _)) if dim == 3 => ElementKind::Tet4,
-                Some((other, span)) => {
-                    let allowed = if dim == 2 {
-                        "\"quad4\" or \"tri3\""
-                    } else {
-                        "\"hex8\" or \"tet4\""
-                    };
-                    return ctx.err(
-                        Some(span),
-                        format!("{key}.element"),
-                        format!("expected {allowed} in {dim}D, got \"{other}\""),
-                    );
-                }
-            };
-            mesh::generate::box_mesh(name, &min[..dim], &max[..dim], &div, element)
-                .map_err(mesh_err)
-        }
-        "ring" => {
-            if dim != 2 {
-                return only_2d("ring");
-            }
-            let c = need(g.center.as_ref(), "center", 2)?;
-            let radius = need_pos(g.radius.as_ref(), "radius")?;
-            let thickness = need_pos(g.thickness.as_ref(), "thickness")?;
-            if thickness >= 2.0 * radius {
-                let t = g.thickness.as_ref().expect("checked");
-                return ctx.err(
-                    Some(t.span()),
-                    format!("{key}.thickness"),
-                    "must be smaller than twice the radius",
-                );
-            }
-            let div = divisions(Some(2))?;
-            mesh::generate::ring(name, [c[0], c[1]], radius, thickness, [div[0], div[1]])
-                .map_err(mesh_err)
-        }
-        "disk" => {
-            if dim != 2 {
-                return only_2d("disk");
-            }
-            let c = need(g.center.as_ref(), "center", 2)?;
-            let radius = need_pos(g.radius.as_ref(), "radius")?;
-            let div = divisions(Some(1))?;
-            mesh::generate::disk(name, [c[0], c[1]], radius, div[0]).map_err(mesh_err)
-        }
-        "ball" => {
-            if dim != 3 {
-                return only_3d("ball");
-            }
-            let c = need(g.center.as_ref(), "center", 3)?;
-            let radius = need_pos(g.radius.as_ref(), "radius")?;
-            let div = divisions(Some(1))?;
-            mesh::generate::ball(name, c, radius, div[0]).map_err(mesh_err)
-        }
-        other => ctx.err(
-            Some(g.kind.span()),
-            format!("{key}.kind"),
-            format!("expected \"box\", \"ring\", \"disk\" or \"ball\", got \"{other}\""),
-        ),
-    }
-}
-
-/// A surface group for contact: must exist and hold boundary elements (dimension `dim − 1`).
-fn surface_group(
-    ctx: &Ctx,
-    name: &Spanned<String>,
-    key: &str,
-    dim: usize,
-    mesh: &Mesh,
-) -> Result<String, InputError> {
-    let n = name.get_ref();
-    let Some(g) = mesh.group(n) else {
-        return ctx.err(Some(name.span()), key, missing_group(n, mesh));
-    };
-    if g.dim + 1 != dim {
-        return ctx.err(
-            Some(name.span()),
-            key,
-            format!(
-                "group \"{n}\" has dimension {}: contact needs a surface group (dimension {})",
-                g.dim,
-                dim - 1
-            ),
-        );
-    }
-    Ok(n.clone())
-}
-
-fn build_contact(
-    ctx: &Ctx,
-    c: &RawContact,
-    i: usize,
-    dim: usize,
-    mesh: &Mesh,
-) -> Result<ContactSpec, InputError> {
-    let key = format!("contact[{i}]");
-    let slave = surface_group(ctx, &c.slave, &format!("{key}.slave"), dim, mesh)?;
-    let master = match (&c.master, &c.master_plane) {
-        (Some(m), None) => {
-            MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?)
-        }
-        (None, Some(p)) => {
-            let plane = p.get_ref();
-            let point = ctx.vector(&plane.point, &format!("{key}.master_plane.point"), dim)?;
-            let normal = ctx.vector(&plane.normal, &format!("{key}.master_plane.normal"), dim)?;
-            let len = normal.iter().map(|v| v * v).sum::<f64>().sqrt();
-            if len == 0.0 {
-                return ctx.err(
-                    Some(plane.normal.span()),
-                    format!("{key}.master_plane.normal"),
-                    "must not be the zero vector",
-                );
-            }
-            MasterSpec::Plane {
-                point,
-                normal: [normal[0] / len, normal[1] / len, normal[2] / len],
-            }
-        }
-        (Some(m), Some(_)) => {
-            return ctx.err(
-                Some(m.span()),
-                format!("{key}.master"),
-                "give either `master` or `master_plane`, not both",
-            )
-        }
-        (None, None) => {
-            return ctx.err(
-                Some(c.slave.span()),
-                format!("{key}.master"),
-                "missing: give `master` or `master_plane`",
-            )
-        }
-    };
-    if let MasterSpec::Surface(m) = &master {
-        if *m == slave {
-            return ctx.err(
-                Some(c.slave.span()),
-                format!("{key}.slave"),
-                "slave and master must be different surfaces",
-            );
-        }
-    }
-    let friction = match &c.friction {
-        Some(f) if !(*f.get_ref() >= 0.0 && f.get_ref().is_finite()) => {
-            return ctx.err(
-                Some(f.span()),
-                format!("{key}.friction"),
-                format!("must be ≥ 0, got {}", f.get_ref()),
-            )
-        }
-        Some(f) => *f.get_ref(),
-        None => 0.0,
-    };
-    let enforcement = match c
-        .enforcement
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
-        None | Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
-        Some(("penalty", _)) => Enforcement::Penalty,
-        Some((other, span)) => {
-            return ctx.err(
-                Some(span),
-                format!("{key}.enforcement"),
-                format!("expected \"augmented-lagrangian\" or \"penalty\", got \"{other}\""),
-            )
-        }
-    };
-    let penalty = c
-        .penalty
-        .as_ref()
-        .map(|v| ctx.positive(v, &format!("{key}.penalty")))
-        .transpose()?;
-    let tangential_penalty = c
-        .tangential_penalty
-        .as_ref()
-        .map(|v| ctx.positive(v, &format!("{key}.tangential_penalty")))
-        .transpose()?;
-    let tolerance = c
-        .tolerance
-        .as_ref()
-        .map(|v| ctx.positive(v, &format!("{key}.tolerance")))
-        .transpose()?
-        .unwrap_or(1e-5);
-    let max_augmentations = c
-        .max_augmentations
-        .as_ref()
-        .map(|v| ctx.count(v, &format!("{key}.max_augmentations"), 1))
-        .transpose()?
-        .unwrap_or(20);
-    let velocity_update = c
-        .velocity_update
-        .as_ref()
-        .map(|v| *v.get_ref())
-        .unwrap_or(true);
-    Ok(ContactSpec {
-        slave,
-        master,
-        friction,
-        enforcement,
-        penalty,
-        tangential_penalty,
-        tolerance,
-        max_augmentations,
-        velocity_update,
-    })
 }

@@ -38,6 +38,8 @@ pub struct RawTime {
     pub integrator: Option<Spanned<String>>,
     pub beta: Option<Spanned<f64>>,
     pub gamma: Option<Spanned<f64>>,
+    pub adaptive: Option<Spanned<bool>>,
+    pub dt_min: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -54,6 +56,8 @@ pub struct RawSolver {
 pub struct RawOutput {
     pub dir: Option<Spanned<String>>,
     pub every: Option<Spanned<i64>>,
+    pub contact_problems: Option<Spanned<bool>>,
+    pub checkpoint_every: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -145,6 +149,8 @@ pub struct RawContact {
     pub penalty: Option<Spanned<f64>>,
     pub tangential_penalty: Option<Spanned<f64>>,
     pub tolerance: Option<Spanned<f64>>,
-    pub max_augmentations: Option<Spanned<i64>>,
+    pub max_augmentations: Option<Spanned<toml::Value>>,
     pub velocity_update: Option<Spanned<bool>>,
+    pub solver: Option<Spanned<String>>,
+    pub tangent: Option<Spanned<String>>,
 }

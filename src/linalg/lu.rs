@@ -235,17 +235,25 @@ impl SparseLu {
     /// Solves in place with the last factorization.
     #[track_caller]
     pub fn solve_in_place(&self, rhs: &mut [f64]) -> Result<(), LinearSolveError> {
+        self.solve_columns(rhs, 1)
+    }
+
+    /// Solves for `ncols` right-hand sides stored column by column in `rhs`
+    /// (`n·ncols` values), in place, with the last factorization; the
+    /// supernodal solve handles the columns together (blocked).
+    #[track_caller]
+    pub fn solve_columns(&self, rhs: &mut [f64], ncols: usize) -> Result<(), LinearSolveError> {
         assert!(self.factorized, "factorize before solve");
-        let n = rhs.len();
-        assert_eq!(n, self.n, "right-hand side of another size");
+        let n = self.n;
+        assert_eq!(rhs.len(), n * ncols, "right-hand sides of another size");
         let par = faer::get_global_parallelism();
-        // n values: small next to a factorization, and `&self` keeps solves shareable
-        let mut mem = MemBuffer::new(solve_in_place_scratch::<usize, f64>(n, 1, par));
+        // n·ncols values: small next to a factorization, and `&self` keeps solves shareable
+        let mut mem = MemBuffer::new(solve_in_place_scratch::<usize, f64>(n, ncols, par));
         self.numeric.solve_in_place_with_conj(
             PermRef::new_checked(&self.row_fwd, &self.row_inv, n),
             PermRef::new_checked(&self.col_fwd, &self.col_inv, n),
             Conj::No,
-            MatMut::from_column_major_slice_mut(rhs, n, 1),
+            MatMut::from_column_major_slice_mut(rhs, n, ncols),
             par,
             MemStack::new(&mut mem),
         );

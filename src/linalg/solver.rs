@@ -373,6 +373,14 @@ impl LinearSolver {
         &self.op.pattern
     }
 
+    /// Starts a time step: the next [`LinearSolver::update`] factors its
+    /// matrix, so that a step's solves (and its round-off) depend on that
+    /// step's matrices only; a run restarted from a checkpoint then repeats
+    /// the uninterrupted run bit for bit.
+    pub fn begin_step(&mut self) {
+        self.factored = false;
+    }
+
     /// Factors the matrix with values `values` now.
     pub fn factorize(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
         self.set_values(values);

@@ -24,6 +24,17 @@ pub fn fclib_error(problem: &LocalProblem, r: &[f64], u: &[f64]) -> f64 {
     natural_map_norm(problem.dim, &problem.mu, r, u) / scale
 }
 
+/// Round-off floor of [`fclib_error`] at `(r, u)`: `ε (‖r‖ + ‖u‖) / ‖q‖` (same
+/// scaling). Below it the measure cannot tell a solution from a non-solution: an
+/// iterate that ran off to `‖r‖ ~ 10¹⁷` (e.g. `W = 0` with contacts pressed in, where
+/// no solution exists) has `F_nat(r) = 0` in floating point. The solvers claim
+/// convergence only when the error and this floor are both below the tolerance.
+pub fn fclib_error_floor(problem: &LocalProblem, r: &[f64], u: &[f64]) -> f64 {
+    let nq = norm(&problem.q);
+    let scale = if nq < f64::EPSILON { 1.0 } else { nq };
+    f64::EPSILON * (norm(r) + norm(u)) / scale
+}
+
 /// `‖F_nat(r)‖` over all contacts for a given `u` (unscaled).
 #[track_caller]
 pub fn natural_map_norm(dim: usize, mu: &[f64], r: &[f64], u: &[f64]) -> f64 {

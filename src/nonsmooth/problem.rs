@@ -10,9 +10,7 @@
 //! `[normal, tangent1, (tangent2)]`; `r_N ≥ 0` is the normal reaction, `u_N > 0`
 //! a separating normal velocity. `K = Π_c {r : ‖r_T‖ ≤ μ_c r_N}`.
 
-use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
 use faer::sparse::{SparseColMat, SparseRowMat};
-use faer::Side;
 use nalgebra::{Matrix2, Matrix3};
 
 /// Why a problem could not be built.
@@ -32,8 +30,8 @@ pub enum ProblemError {
     NonFinite(&'static str),
     #[error("sparse matrix construction failed: {0}")]
     Alloc(String),
-    #[error("the mass matrix M is not symmetric positive definite (sparse Cholesky failed: {0})")]
-    MassNotSpd(String),
+    #[error("the mass matrix M (as stored) is singular: {0}")]
+    MassSingular(String),
 }
 
 /// Dense `dim × dim` diagonal blocks `W_cc` of the Delassus operator, one per contact,
@@ -197,7 +195,8 @@ fn extract_blocks(w: &SparseColMat<usize, f64>, dim: usize, nc: usize) -> DiagBl
 pub struct GlobalProblem {
     pub dim: usize,
     pub n_contacts: usize,
-    /// Mass (iteration) matrix, `n_dofs` square, SPD.
+    /// Mass (iteration) matrix, `n_dofs` square, exactly as stored in the file
+    /// (see [`super::condense`] for triangle-stored matrices).
     pub m: SparseColMat<usize, f64>,
     /// `n_dofs × dim·n_contacts`.
     pub h: SparseColMat<usize, f64>,
@@ -258,86 +257,5 @@ impl GlobalProblem {
 
     pub fn n_dofs(&self) -> usize {
         self.m.nrows()
-    }
-
-    /// Condensation to the reduced problem: `W = Hᵀ M⁻¹ H`, `q = Hᵀ M⁻¹ f + w`
-    /// (Acary, Brémond & Dubois 2017, relation after Problem 2), with a sparse
-    /// Cholesky `M = L Lᵀ` (symbolic analysis once). Returns the reduced problem and
-    /// the factor, reused by [`Condensed::velocity`] to recover `v = M⁻¹(H r + f)`.
-    ///
-    /// `M⁻¹H` is formed column block by column block as dense columns; exact zeros
-    /// of `Hᵀ M⁻¹ H` are dropped, so block-diagonal masses give a sparse `W`.
-    pub fn condense(&self) -> Result<Condensed, ProblemError> {
-        let nd = self.n_dofs();
-        let sym = SymbolicLlt::try_new(self.m.symbolic(), Side::Lower)
-            .map_err(|e| ProblemError::MassNotSpd(format!("{e:?}")))?;
-        let llt = Llt::try_new_with_symbolic(sym, self.m.as_ref(), Side::Lower)
-            .map_err(|e| ProblemError::MassNotSpd(format!("{e:?}")))?;
-        let n = self.h.ncols();
-        let mut trip = Vec::new();
-        const CHUNK: usize = 64;
-        let mut buf = faer::Mat::<f64>::zeros(nd, CHUNK);
-        let hcp = self.h.symbolic().col_ptr();
-        let hri = self.h.symbolic().row_idx();
-        let hv = self.h.val();
-        let mut start = 0;
-        while start < n {
-            let width = CHUNK.min(n - start);
-            buf.fill(0.0);
-            for jj in 0..width {
-                let j = start + jj;
-                for k in hcp[j]..hcp[j + 1] {
-                    buf[(hri[k], jj)] += hv[k];
-                }
-            }
-            {
-                use faer::linalg::solvers::Solve;
-                llt.solve_in_place(buf.as_mut().subcols_mut(0, width));
-            }
-            // W[:, start+jj] = Hᵀ X[:, jj]
-            for jj in 0..width {
-                let col = buf.col(jj);
-                for i in 0..n {
-                    let mut s = 0.0;
-                    for k in hcp[i]..hcp[i + 1] {
-                        s += hv[k] * col[hri[k]];
-                    }
-                    if s != 0.0 {
-                        trip.push(faer::sparse::Triplet::new(i, start + jj, s));
-                    }
-                }
-            }
-            start += width;
-        }
-        let wmat = SparseColMat::try_new_from_triplets(n, n, &trip)
-            .map_err(|e| ProblemError::MassNotSpd(format!("{e:?}")))?;
-        let mut minv_f = self.f.clone();
-        {
-            use faer::linalg::solvers::Solve;
-            llt.solve_in_place(faer::ColMut::from_slice_mut(&mut minv_f));
-        }
-        let mut q = self.w.clone();
-        csc_tr_mul_add(&self.h, &minv_f, &mut q);
-        let reduced = LocalProblem::new(self.dim, wmat, q, self.mu.clone())?;
-        Ok(Condensed { reduced, llt })
-    }
-}
-
-/// A condensed global problem: the reduced problem and the Cholesky factor of `M`.
-#[derive(Debug, Clone)]
-pub struct Condensed {
-    pub reduced: LocalProblem,
-    pub llt: Llt<usize, f64>,
-}
-
-impl Condensed {
-    /// `v = M⁻¹ (H r + f)` (first line of Problem 1).
-    pub fn velocity(&self, global: &GlobalProblem, r: &[f64]) -> Vec<f64> {
-        let mut v = global.f.clone();
-        csc_mul_add(&global.h, r, &mut v);
-        use faer::linalg::solvers::Solve;
-        self.llt
-            .solve_in_place(faer::ColMut::from_slice_mut(&mut v));
-        v
     }
 }

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use plotters::prelude::*;
+use crate::output::{plot_lines, Series};
 
 /// One run of a benchmark: problem, solver and its cost (`None` when it failed).
 #[derive(Debug, Clone, PartialEq)]
@@ -59,21 +59,15 @@ pub fn profile_at(ratios: &[f64], tau: f64) -> f64 {
     ratios.iter().filter(|&&r| r <= tau).count() as f64 / ratios.len() as f64
 }
 
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
-
-fn register_font() -> Result<(), String> {
-    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
-        .map_err(|_| "invalid bundled font".to_string())
-}
-
-/// Writes the profile as a PNG (log₂ τ on the x axis, ρ_s(τ) on the y axis).
-pub fn plot_png(
+/// Writes the profile (PNG or SVG by extension) with the FE outputs' plotting module
+/// ([`crate::output::plot_lines`]): `log₂ τ` on the x axis, `ρ_s(τ)` on the y axis, one
+/// step curve per solver.
+pub fn plot(
     path: &Path,
     runs: &[Run],
     problems: &[String],
     solvers: &[String],
 ) -> Result<(), String> {
-    register_font()?;
     let rs = ratios(runs, problems, solvers);
     let finite_max = rs
         .iter()
@@ -81,54 +75,39 @@ pub fn plot_png(
         .filter(|r| r.is_finite())
         .fold(1.0f64, |m, &r| m.max(r));
     let x_max = finite_max.log2().max(1.0) * 1.05;
-    let root = BitMapBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Performance profile (time)", ("sans-serif", 24))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0.0..x_max, 0.0..1.05)
-        .map_err(|e| e.to_string())?;
-    chart
-        .configure_mesh()
-        .x_desc("log2(tau)")
-        .y_desc("rho_s(tau)")
-        .label_style(("sans-serif", 16))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    for (k, (s, r)) in solvers.iter().zip(&rs).enumerate() {
-        let color = Palette99::pick(k).to_rgba();
-        let mut xs: Vec<f64> = r
-            .iter()
-            .filter(|x| x.is_finite())
-            .map(|x| x.log2())
-            .collect();
-        xs.sort_by(|a, b| a.total_cmp(b));
-        // Step function: value ρ just after each breakpoint.
-        let mut pts = vec![(0.0, profile_at(r, 1.0))];
-        for &x in &xs {
-            pts.push((x, pts.last().map_or(0.0, |p| p.1)));
-            pts.push((x, profile_at(r, x.exp2() * (1.0 + 1e-12))));
-        }
-        pts.push((x_max, pts.last().map_or(0.0, |p| p.1)));
-        chart
-            .draw_series(LineSeries::new(pts, color.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(s.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .position(SeriesLabelPosition::LowerRight)
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
+    let series: Vec<Series> = solvers
+        .iter()
+        .zip(&rs)
+        .map(|(s, r)| {
+            let mut xs: Vec<f64> = r
+                .iter()
+                .filter(|x| x.is_finite())
+                .map(|x| x.log2())
+                .collect();
+            xs.sort_by(|a, b| a.total_cmp(b));
+            // Step function: the value just after each breakpoint.
+            let mut pts = vec![(0.0, profile_at(r, 1.0))];
+            for &x in &xs {
+                pts.push((x, pts.last().map_or(0.0, |p| p.1)));
+                pts.push((x, profile_at(r, x.exp2() * (1.0 + 1e-12))));
+            }
+            pts.push((x_max, pts.last().map_or(0.0, |p| p.1)));
+            Series {
+                label: s.clone(),
+                x: pts.iter().map(|p| p.0).collect(),
+                y: pts.iter().map(|p| p.1).collect(),
+            }
+        })
+        .collect();
+    plot_lines(
+        path,
+        "Performance profile (time)",
+        "log2(tau)",
+        "rho_s(tau)",
+        &series,
+        false,
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -1,5 +1,10 @@
-//! CSV histories: a header line, then one row per step, flushed after every row
-//! so nothing computed is lost when a run is interrupted.
+//! CSV histories: a header line, then one row per step, each row written
+//! whole or not at all, so nothing computed is lost when a run is
+//! interrupted and no reader ever sees half a row.
+//!
+//! A row is formatted into a buffer and handed to the file in one write; if
+//! that write fails (a full disk), the file is cut back to its length before
+//! the row and the error returned, so the file stays a valid CSV.
 //!
 //! Format: comma-separated, no quoting, `\n` line ends. Numbers are written
 //! with `{:e}` — Rust's shortest scientific form that parses back to the same
@@ -7,15 +12,19 @@
 //! `-inf` for non-finite values). Header names and text cells must not contain
 //! commas, quotes or line breaks.
 use super::{format_error, io_error, OutputError};
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Appends numeric rows under a fixed header.
 #[derive(Debug)]
 pub struct CsvWriter {
     columns: usize,
-    file: std::io::BufWriter<std::fs::File>,
+    file: std::fs::File,
     path: PathBuf,
+    /// The row being written.
+    line: Vec<u8>,
+    /// Bytes in the file (all complete lines).
+    len: u64,
 }
 
 impl CsvWriter {
@@ -30,12 +39,49 @@ impl CsvWriter {
         let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
         let mut w = CsvWriter {
             columns: header.len(),
-            file: std::io::BufWriter::new(file),
+            file,
             path: path.to_path_buf(),
+            line: Vec::with_capacity(512),
+            len: 0,
         };
         let line = header.join(",");
         w.finish_line(|f| f.write_all(line.as_bytes()))?;
         Ok(w)
+    }
+
+    /// Reopens `path` to append after its first `len` bytes (cutting off
+    /// anything after them), checking that they end a line and that the
+    /// header is `header`. For restarts: `len` is [`CsvWriter::len`] as it was.
+    pub fn resume(path: &Path, header: &[&str], len: u64) -> Result<CsvWriter, OutputError> {
+        let text = std::fs::read(path).map_err(|e| io_error(path, e))?;
+        let want = header.join(",");
+        if (text.len() as u64) < len
+            || len < want.len() as u64 + 1
+            || text[len as usize - 1] != b'\n'
+            || !text.starts_with(want.as_bytes())
+            || text[want.len()] != b'\n'
+        {
+            return Err(format_error(
+                path,
+                format!(
+                    "does not hold the {len} bytes of history the checkpoint was written after"
+                ),
+            ));
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| io_error(path, e))?;
+        file.set_len(len).map_err(|e| io_error(path, e))?;
+        file.seek(SeekFrom::Start(len))
+            .map_err(|e| io_error(path, e))?;
+        Ok(CsvWriter {
+            columns: header.len(),
+            file,
+            path: path.to_path_buf(),
+            line: Vec::with_capacity(512),
+            len,
+        })
     }
 
     /// Number of columns (header fields).
@@ -43,7 +89,17 @@ impl CsvWriter {
         self.columns
     }
 
-    /// Writes one row (`row.len()` must equal the header's) and flushes it.
+    /// Bytes written so far (header and complete rows).
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether nothing (not even the header) is written.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Writes one row (`row.len()` must equal the header's), whole or not at all.
     /// Numbers are written with full precision (`{:e}` round-trip form).
     pub fn row(&mut self, row: &[f64]) -> Result<(), OutputError> {
         if row.len() != self.columns {
@@ -97,15 +153,28 @@ impl CsvWriter {
         })
     }
 
-    /// Writes one line's fields with `body`, then the line end, and flushes.
+    /// Formats one line with `body` plus the line end, then writes it in one
+    /// call; on failure cuts the file back to the last complete line.
     fn finish_line(
         &mut self,
-        body: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+        body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
     ) -> Result<(), OutputError> {
-        body(&mut self.file)
-            .and_then(|()| self.file.write_all(b"\n"))
-            .and_then(|()| self.file.flush())
-            .map_err(|e| io_error(&self.path, e))
+        self.line.clear();
+        body(&mut self.line).map_err(|e| io_error(&self.path, e))?;
+        self.line.push(b'\n');
+        match self.file.write_all(&self.line) {
+            Ok(()) => {
+                self.len += self.line.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                // Cut off whatever part of the row reached the file (cutting
+                // frees space, so this works on a full disk too).
+                let _ = self.file.set_len(self.len);
+                let _ = self.file.seek(SeekFrom::Start(self.len));
+                Err(io_error(&self.path, e))
+            }
+        }
     }
 }
 

@@ -2,19 +2,15 @@
 use super::{format_error, io_error, plot_lines, read_csv, CsvTable, OutputError, Series};
 use std::path::Path;
 
-/// Energy columns drawn in `energy.png`, with their legend labels.
-const ENERGIES: [(&str, &str); 4] = [
-    ("kinetic", "kinetic"),
-    ("strain", "strain"),
-    ("gravity", "gravity"),
-    ("total", "total"),
-];
-
 /// Reads a run's history CSV (columns `t,dt,kinetic,strain,gravity,total,
 /// external_work,lx,ly,lz,jx,jy,jz,newton_iterations,residual`, possibly more)
 /// and writes into `out_dir` (created if missing):
 ///
-/// * `energy.png`: kinetic, strain, gravity and total energy against `t`;
+/// * `energy.png`: kinetic and strain energy, the gravity potential relative
+///   to its value at the first row (so that its arbitrary zero does not
+///   flatten the other curves), the cumulative frictional work
+///   `dissipation`, and the balance `kinetic + strain + (gravity − gravity₀)
+///   + dissipation − external_work`, which the method keeps constant;
 /// * `momentum.png`: for each momentum component present, its change from the
 ///   first row relative to the first row's norm of the same vector,
 ///   `|L_i(t) − L_i(t_0)| / ‖L(t_0)‖` and `|J_i(t) − J_i(t_0)| / ‖J(t_0)‖`,
@@ -22,8 +18,8 @@ const ENERGIES: [(&str, &str); 4] = [
 ///   initial norm is zero the absolute change is drawn and the legend says so.
 ///   Exactly zero changes have no place on a log axis and are left out.
 ///
-/// Absent columns are skipped; a missing `t` column, or a file without rows,
-/// is an `OutputError::Format` naming the CSV.
+/// Absent columns are skipped (and count as 0 in the balance); a missing `t`
+/// column, or a file without rows, is an `OutputError::Format` naming the CSV.
 pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputError> {
     let table = read_csv(history_csv)?;
     let t = table
@@ -33,23 +29,12 @@ pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputErro
         return Err(format_error(history_csv, "no rows to plot"));
     }
     std::fs::create_dir_all(out_dir).map_err(|e| io_error(out_dir, e))?;
-
-    let energies: Vec<Series> = ENERGIES
-        .iter()
-        .filter_map(|(col, label)| {
-            Some(Series {
-                label: label.to_string(),
-                x: t.clone(),
-                y: table.column(col)?,
-            })
-        })
-        .collect();
     plot_lines(
         &out_dir.join("energy.png"),
         "Energy",
         "t",
         "energy",
-        &energies,
+        &energy_series(&table, &t),
         false,
     )?;
 
@@ -63,6 +48,54 @@ pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputErro
         &drifts,
         true,
     )
+}
+
+/// The curves of `energy.png` (see [`plot_history`]).
+fn energy_series(table: &CsvTable, t: &[f64]) -> Vec<Series> {
+    let zeros = vec![0.0; t.len()];
+    let col = |c: &str| table.column(c);
+    let mut out = Vec::new();
+    let mut add = |label: &str, y: Vec<f64>| {
+        out.push(Series {
+            label: label.to_string(),
+            x: t.to_vec(),
+            y,
+        })
+    };
+    let kinetic = col("kinetic");
+    let strain = col("strain");
+    let gravity = col("gravity").map(|g| {
+        let g0 = g[0];
+        g.iter().map(|v| v - g0).collect::<Vec<f64>>()
+    });
+    let dissipation = col("dissipation");
+    let work = col("external_work");
+    if let Some(k) = &kinetic {
+        add("kinetic", k.clone());
+    }
+    if let Some(s) = &strain {
+        add("strain", s.clone());
+    }
+    if let Some(g) = gravity.as_ref().filter(|g| g.iter().any(|&v| v != 0.0)) {
+        add("gravity − gravity(0)", g.clone());
+    }
+    if let Some(d) = dissipation.as_ref().filter(|d| d.iter().any(|&v| v != 0.0)) {
+        add("dissipation", d.clone());
+    }
+    if kinetic.is_some() || strain.is_some() {
+        let get = |v: &Option<Vec<f64>>, i: usize| v.as_ref().unwrap_or(&zeros)[i];
+        let balance = (0..t.len())
+            .map(|i| {
+                get(&kinetic, i) + get(&strain, i) + get(&gravity, i) + get(&dissipation, i)
+                    - get(&work, i)
+            })
+            .collect();
+        add(
+            "balance: kinetic + strain + gravity + dissipation − work",
+            balance,
+        );
+    }
+    out
 }
 
 /// Relative change of each present component of the vector `name` (columns

@@ -187,6 +187,13 @@ impl Pvd {
         write_atomic(&self.path, self.render().as_bytes())
     }
 
+    /// Replaces the list of frames (a restart continues a collection) and
+    /// rewrites the file.
+    pub fn set_entries(&mut self, entries: Vec<(f64, String)>) -> Result<(), OutputError> {
+        self.entries = entries;
+        write_atomic(&self.path, self.render().as_bytes())
+    }
+
     /// The collection file's path.
     pub fn path(&self) -> &Path {
         &self.path

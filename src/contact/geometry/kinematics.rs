@@ -39,8 +39,9 @@
 //! `A_αβ` is the Hessian of `½|x_s − x_m(ξ)|²` at `ξ̄`, so `D^α_A · ẋ_A` is
 //! the rate `dξ̄^α/dt` of the convected coordinate at an interior projection.
 
+use super::real::Real;
 use super::shape::{eval, second_derivative, tangent};
-use super::vec3::{axpy, cross, dot, norm, scale, sub, Vec3};
+use super::vec3::{axpy, cross, cst, dot, norm, scale, sub, Vec3};
 use super::{check_face, GeometryError, Location, Projection};
 use crate::fe::ElementKind;
 
@@ -50,8 +51,12 @@ pub const MAX_NODES: usize = 5;
 /// The contact kinematics of one slave node against one master face at a
 /// projection `ξ̄`. Fixed-size arrays: entries beyond [`Kinematics::n_nodes`]
 /// nodes and [`Kinematics::n_tangents`] tangents are zero.
+///
+/// Generic over the scalar (see [`Real`]): with dual numbers seeded on the
+/// node positions every field carries its exact derivative, the projection
+/// `ξ̄` included (implicit-function theorem, [`Kinematics::new`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Kinematics {
+pub struct Kinematics<T: Real = f64> {
     /// Master face kind.
     pub kind: ElementKind,
     /// 1 + number of face nodes (3 for line2, 4 for tri3, 5 for quad4).
@@ -59,41 +64,42 @@ pub struct Kinematics {
     /// Number of tangents / parametric coordinates (1 in 2D, 2 in 3D).
     pub n_tangents: usize,
     /// `ξ̄`.
-    pub xi: [f64; 2],
+    pub xi: [T; 2],
     /// Where `ξ̄` lies on the face.
     pub location: Location,
     /// `P_A` (slave first).
-    pub p: [f64; MAX_NODES],
+    pub p: [T; MAX_NODES],
     /// `P_{A,α}`.
-    pub dp: [[f64; 2]; MAX_NODES],
+    pub dp: [[T; 2]; MAX_NODES],
     /// Separation `s = Σ P_A x_A = x_s − x_m(ξ̄)`.
-    pub s: Vec3,
+    pub s: Vec3<T>,
     /// Contact normal `ν` (unit; outward from the master; `s = g ν`).
-    pub normal: Vec3,
+    pub normal: Vec3<T>,
     /// The face's own unit outward normal at `ξ̄`.
-    pub face_normal: Vec3,
+    pub face_normal: Vec3<T>,
     /// Gap `g = ν·s` (`≥ 0` separated, `< 0` penetrated).
-    pub gap: f64,
+    pub gap: T,
     /// Covariant tangents `τ_α = x_{m,α}(ξ̄)`.
-    pub tangents: [Vec3; 2],
+    pub tangents: [Vec3<T>; 2],
     /// `m_αβ = τ_α·τ_β`.
-    pub metric: [[f64; 2]; 2],
+    pub metric: [[T; 2]; 2],
     /// `m^{αβ}`.
-    pub metric_inv: [[f64; 2]; 2],
+    pub metric_inv: [[T; 2]; 2],
     /// `A_αβ = m_αβ − g ν·x_{m,αβ}`.
-    pub a: [[f64; 2]; 2],
+    pub a: [[T; 2]; 2],
     /// `A^{αβ}`.
-    pub a_inv: [[f64; 2]; 2],
+    pub a_inv: [[T; 2]; 2],
     /// `N_A = P_A ν`.
-    pub n_op: [Vec3; MAX_NODES],
+    pub n_op: [Vec3<T>; MAX_NODES],
     /// `D^α_A` (indexed `[α][A]`).
-    pub d_op: [[Vec3; MAX_NODES]; 2],
+    pub d_op: [[Vec3<T>; MAX_NODES]; 2],
 }
 
 /// Inverse and determinant of the leading `n×n` (n = 1, 2) block.
-fn inverse(m: [[f64; 2]; 2], n: usize) -> ([[f64; 2]; 2], f64) {
+fn inverse<T: Real>(m: [[T; 2]; 2], n: usize) -> ([[T; 2]; 2], T) {
+    let z = T::zero();
     if n == 1 {
-        ([[1.0 / m[0][0], 0.0], [0.0, 0.0]], m[0][0])
+        ([[T::cst(1.0) / m[0][0], z], [z, z]], m[0][0])
     } else {
         let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
         (
@@ -106,9 +112,77 @@ fn inverse(m: [[f64; 2]; 2], n: usize) -> ([[f64; 2]; 2], f64) {
     }
 }
 
-impl Kinematics {
+/// `ξ̄` as a function of the node positions: the projection's value, plus
+/// (for dual numbers) the derivative of the closest point by the
+/// implicit-function theorem. At an interior (or extended-face) projection
+/// `F_α(ξ) = τ_α(ξ)·(x_s − x_m(ξ)) = 0` with `∂F/∂ξ = −A`, so
+/// `dξ̄ = A⁻¹ ∂F/∂x dx`: one Newton correction `A⁻¹F(ξ̄)` evaluated in dual
+/// numbers, whose value (the projection's round-off) is dropped. On an edge
+/// the closest point is the straight edge's `t = d·(x_s − x_a)/d·d`; at a
+/// vertex `ξ̄` is fixed.
+fn projection_xi<T: Real>(
+    kind: ElementKind,
+    master: &[[T; 3]],
+    xs: [T; 3],
+    proj: &Projection,
+    n_tangents: usize,
+) -> [T; 2] {
+    let mut xi = [T::cst(proj.xi[0]), T::cst(proj.xi[1])];
+    if !T::HAS_DERIVATIVES {
+        return xi;
+    }
+    match proj.location {
+        Location::Vertex(_) => {}
+        Location::Edge(k) => {
+            let n = kind.n_nodes();
+            let (a, b) = (master[k as usize], master[(k as usize + 1) % n]);
+            let d = sub(b, a);
+            let f = dot(d, sub(xs, a)) / dot(d, d);
+            let dt = f - f.re();
+            let va = super::shape::vertex_xi(kind, k as usize);
+            let vb = super::shape::vertex_xi(kind, (k as usize + 1) % n);
+            for al in 0..n_tangents {
+                xi[al] += dt * (vb[al] - va[al]);
+            }
+        }
+        Location::Interior => {
+            let sh = eval(kind, xi);
+            let xm = super::shape::interpolate(&sh, master);
+            let s = sub(xs, xm);
+            let mut f = [T::zero(); 2];
+            let mut m = [[0.0; 2]; 2];
+            let mut t = [[T::zero(); 3]; 2];
+            for al in 0..n_tangents {
+                t[al] = tangent(&sh, master, al);
+                f[al] = dot(t[al], s);
+            }
+            for al in 0..n_tangents {
+                for be in 0..n_tangents {
+                    m[al][be] = dot(t[al], t[be]).re();
+                }
+            }
+            if kind == ElementKind::Quad4 {
+                let c = dot(s, second_derivative(&sh, master, 0, 1)).re();
+                m[0][1] -= c;
+                m[1][0] -= c;
+            }
+            let (a_inv, _) = inverse(m, n_tangents);
+            for al in 0..n_tangents {
+                let mut d = T::zero();
+                for be in 0..n_tangents {
+                    d += f[be] * a_inv[al][be];
+                }
+                xi[al] += d - d.re();
+            }
+        }
+    }
+    xi
+}
+
+impl<T: Real> Kinematics<T> {
     /// Kinematics of slave point `xs` against the face (`kind`, `master`) at the
-    /// projection `proj` (from [`project`](super::project()) with the same arguments).
+    /// projection `proj` (from [`project`](super::project()) with the values of
+    /// the same arguments).
     ///
     /// `normal_hint`: optional averaged outward normal of the faces sharing the
     /// edge or vertex; it only sets the sign (and, for `|s| ≈ 0`, the direction)
@@ -119,64 +193,65 @@ impl Kinematics {
     #[track_caller]
     pub fn new(
         kind: ElementKind,
-        master: &[[f64; 3]],
-        xs: [f64; 3],
+        master: &[[T; 3]],
+        xs: [T; 3],
         proj: &Projection,
         normal_hint: Option<[f64; 3]>,
-    ) -> Result<Kinematics, GeometryError> {
+    ) -> Result<Kinematics<T>, GeometryError> {
         check_face(kind, master);
+        let z = T::zero();
         let nf = kind.n_nodes();
         let n_nodes = nf + 1;
         let n_tangents = kind.ref_dim();
-        let sh = eval(kind, proj.xi);
+        let xi = projection_xi(kind, master, xs, proj, n_tangents);
+        let sh = eval(kind, xi);
 
         // Projection operator (seed 44–45) and the slave-first node list.
-        let mut p = [0.0; MAX_NODES];
-        let mut dp = [[0.0; 2]; MAX_NODES];
-        p[0] = 1.0;
+        let mut p = [z; MAX_NODES];
+        let mut dp = [[z; 2]; MAX_NODES];
+        p[0] = T::cst(1.0);
         for a in 0..nf {
             p[a + 1] = -sh.n[a];
             dp[a + 1] = [-sh.dn[a][0], -sh.dn[a][1]];
         }
         let node = |i: usize| if i == 0 { xs } else { master[i - 1] };
-        let mut s = [0.0; 3];
+        let mut s = [z; 3];
         for (i, &pi) in p.iter().enumerate().take(n_nodes) {
             s = axpy(s, pi, node(i));
         }
 
         // Tangents (seed 47), metric and the face normal.
-        let mut tangents = [[0.0; 3]; 2];
+        let mut tangents = [[z; 3]; 2];
         for (al, t) in tangents.iter_mut().enumerate().take(n_tangents) {
             *t = tangent(&sh, master, al);
         }
-        let mut metric = [[0.0; 2]; 2];
+        let mut metric = [[z; 2]; 2];
         for al in 0..n_tangents {
             for be in 0..n_tangents {
                 metric[al][be] = dot(tangents[al], tangents[be]);
             }
         }
         let (metric_inv, det_m) = inverse(metric, n_tangents);
-        let trace = metric[0][0] + metric[1][1];
+        let trace = (metric[0][0] + metric[1][1]).re();
         let raw_n = if n_tangents == 1 {
-            [tangents[0][1], -tangents[0][0], 0.0]
+            [tangents[0][1], -tangents[0][0], z]
         } else {
             cross(tangents[0], tangents[1])
         };
         let ln = norm(raw_n);
-        if !(det_m > 1e-24 * trace.powi(n_tangents as i32)) || !(ln > 0.0) {
-            return Err(GeometryError::DegenerateFace { kind, det: det_m });
+        if !(det_m.re() > 1e-24 * trace.powi(n_tangents as i32)) || !(ln.re() > 0.0) {
+            return Err(GeometryError::DegenerateFace {
+                kind,
+                det: det_m.re(),
+            });
         }
-        let face_normal = scale(raw_n, 1.0 / ln);
+        let face_normal = scale(raw_n, T::cst(1.0) / ln);
 
         // Contact normal parallel to s (DESIGN §5; seed 46).
         let sn = norm(s);
         let size = (1..nf)
-            .map(|a| norm(sub(master[a], master[0])))
+            .map(|a| norm(sub(master[a], master[0])).re())
             .fold(0.0, f64::max);
-        let along_s = |n_ref: Vec3| {
-            let sg = if dot(n_ref, s) >= 0.0 { 1.0 } else { -1.0 };
-            scale(s, sg / sn)
-        };
         let normal = match proj.location {
             // At an interior projection s ∥ n up to the projection's round-off,
             // so ν = n keeps the identities to that round-off, while s/|s| would
@@ -186,11 +261,12 @@ impl Kinematics {
             Location::Interior => face_normal,
             Location::Edge(_) | Location::Vertex(_) => {
                 let n_ref = match normal_hint {
-                    Some(h) if norm(h) > 0.0 => scale(h, 1.0 / norm(h)),
+                    Some(h) if norm(h) > 0.0 => cst(scale(h, 1.0 / norm(h))),
                     _ => face_normal,
                 };
-                if sn > 1e-13 * size {
-                    along_s(n_ref)
+                if sn.re() > 1e-13 * size {
+                    let sg = if dot(n_ref, s).re() >= 0.0 { 1.0 } else { -1.0 };
+                    scale(s, T::cst(sg) / sn)
                 } else {
                     n_ref
                 }
@@ -207,18 +283,21 @@ impl Kinematics {
             a[1][0] -= c;
         }
         let (a_inv, det_a) = inverse(a, n_tangents);
-        if !(det_a.abs() > 1e-12 * det_m) {
-            return Err(GeometryError::SingularMetric { gap, det: det_a });
+        if !(det_a.re().abs() > 1e-12 * det_m.re()) {
+            return Err(GeometryError::SingularMetric {
+                gap: gap.re(),
+                det: det_a.re(),
+            });
         }
 
         // Operators N_A and D^α_A (seed 43).
-        let mut n_op = [[0.0; 3]; MAX_NODES];
-        let mut d_op = [[[0.0; 3]; MAX_NODES]; 2];
+        let mut n_op = [[z; 3]; MAX_NODES];
+        let mut d_op = [[[z; 3]; MAX_NODES]; 2];
         for i in 0..n_nodes {
             n_op[i] = scale(normal, p[i]);
             for be in 0..n_tangents {
                 // τ_β P_A − g ν P_{A,β}
-                let v = axpy(scale(tangents[be], p[i]), -gap * dp[i][be], normal);
+                let v = axpy(scale(tangents[be], p[i]), -(gap * dp[i][be]), normal);
                 for al in 0..n_tangents {
                     d_op[al][i] = axpy(d_op[al][i], a_inv[al][be], v);
                 }
@@ -229,7 +308,7 @@ impl Kinematics {
             kind,
             n_nodes,
             n_tangents,
-            xi: proj.xi,
+            xi,
             location: proj.location,
             p,
             dp,
@@ -250,39 +329,49 @@ impl Kinematics {
     /// Normal rate `v_N = Σ_A N_A·w_A` (seed 51, sign translated: negative while
     /// approaching). `w`: one vector per node, slave first (e.g. `Δx/Δt`).
     #[track_caller]
-    pub fn normal_rate(&self, w: &[[f64; 3]]) -> f64 {
+    pub fn normal_rate(&self, w: &[[T; 3]]) -> T {
         assert_eq!(w.len(), self.n_nodes, "one vector per contact node");
-        (0..self.n_nodes).map(|i| dot(self.n_op[i], w[i])).sum()
+        let mut v = T::zero();
+        for (i, wi) in w.iter().enumerate() {
+            v += dot(self.n_op[i], *wi);
+        }
+        v
     }
 
     /// Tangential (convected) rates `v^α_T = Σ_A D^α_A·w_A` (seed 52);
     /// `[v^1, 0]` in 2D.
     #[track_caller]
-    pub fn tangential_rates(&self, w: &[[f64; 3]]) -> [f64; 2] {
+    pub fn tangential_rates(&self, w: &[[T; 3]]) -> [T; 2] {
         assert_eq!(w.len(), self.n_nodes, "one vector per contact node");
-        let mut v = [0.0; 2];
+        let mut v = [T::zero(); 2];
         for (al, va) in v.iter_mut().enumerate().take(self.n_tangents) {
-            *va = (0..self.n_nodes).map(|i| dot(self.d_op[al][i], w[i])).sum();
+            for (i, wi) in w.iter().enumerate() {
+                *va += dot(self.d_op[al][i], *wi);
+            }
         }
         v
     }
 
     /// Slip speed `‖v_T‖ = √(m_αβ v^α v^β)` of contravariant rates `v`.
-    pub fn slip_speed(&self, v: [f64; 2]) -> f64 {
-        let mut q = 0.0;
+    pub fn slip_speed(&self, v: [T; 2]) -> T {
+        let mut q = T::zero();
         for al in 0..self.n_tangents {
             for be in 0..self.n_tangents {
                 q += self.metric[al][be] * v[al] * v[be];
             }
         }
-        q.max(0.0).sqrt()
+        if q.re() > 0.0 {
+            q.sqrt()
+        } else {
+            T::zero()
+        }
     }
 
     /// Nodal contact force `G_A = p_N N_A + t_α D^α_A` (seed 42–43, 56) for a
     /// pressure `p_N ≥ 0` and covariant tangential traction components `t_α`
     /// (entries beyond `n_nodes` are zero). Multiply by `w j` to assemble.
-    pub fn nodal_forces(&self, p_n: f64, t: [f64; 2]) -> [[f64; 3]; MAX_NODES] {
-        let mut g = [[0.0; 3]; MAX_NODES];
+    pub fn nodal_forces(&self, p_n: T, t: [T; 2]) -> [[T; 3]; MAX_NODES] {
+        let mut g = [[T::zero(); 3]; MAX_NODES];
         for (i, gi) in g.iter_mut().enumerate().take(self.n_nodes) {
             *gi = scale(self.n_op[i], p_n);
             for al in 0..self.n_tangents {

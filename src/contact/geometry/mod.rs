@@ -31,6 +31,7 @@
 
 mod kinematics;
 mod project;
+pub mod real;
 mod shape;
 pub(crate) mod vec3;
 
@@ -95,7 +96,7 @@ pub enum GeometryError {
 
 /// Panics unless `kind` is a master-face kind of `master.len()` nodes (caller bug).
 #[track_caller]
-fn check_face(kind: ElementKind, master: &[[f64; 3]]) {
+fn check_face<T>(kind: ElementKind, master: &[[T; 3]]) {
     assert!(
         matches!(
             kind,

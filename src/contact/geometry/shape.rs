@@ -3,53 +3,56 @@
 //! bilinear quad4 on [-1, 1]² (Gmsh node order, counter-clockwise). Private to
 //! the contact geometry so that it does not depend on `fe`.
 
+use super::real::Real;
 use super::vec3::{axpy, Vec3};
 use crate::fe::ElementKind;
 
 /// Shape-function values at one parametric point (unused entries are 0).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct FaceShape {
+pub(super) struct FaceShape<T: Real = f64> {
     /// `N_a(ξ)`.
-    pub n: [f64; 4],
+    pub n: [T; 4],
     /// `N_{a,α}(ξ)`.
-    pub dn: [[f64; 2]; 4],
+    pub dn: [[T; 2]; 4],
     /// `N_{a,αβ}(ξ)` (non-zero only for quad4, `αβ = ξη`).
-    pub ddn: [[[f64; 2]; 2]; 4],
+    pub ddn: [[[T; 2]; 2]; 4],
 }
 
 /// Quad4 corner signs `(ξ_a, η_a)`.
 const QUAD_CORNERS: [[f64; 2]; 4] = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
 
 /// Evaluate the face shape functions of `kind` at `xi`.
-pub(super) fn eval(kind: ElementKind, xi: [f64; 2]) -> FaceShape {
+pub(super) fn eval<T: Real>(kind: ElementKind, xi: [T; 2]) -> FaceShape<T> {
+    let z = T::zero();
     let mut s = FaceShape {
-        n: [0.0; 4],
-        dn: [[0.0; 2]; 4],
-        ddn: [[[0.0; 2]; 2]; 4],
+        n: [z; 4],
+        dn: [[z; 2]; 4],
+        ddn: [[[z; 2]; 2]; 4],
     };
+    let c = T::cst;
     match kind {
         ElementKind::Line2 => {
-            s.n[0] = 0.5 * (1.0 - xi[0]);
-            s.n[1] = 0.5 * (1.0 + xi[0]);
-            s.dn[0][0] = -0.5;
-            s.dn[1][0] = 0.5;
+            s.n[0] = (-xi[0] + 1.0) * 0.5;
+            s.n[1] = (xi[0] + 1.0) * 0.5;
+            s.dn[0][0] = c(-0.5);
+            s.dn[1][0] = c(0.5);
         }
         ElementKind::Tri3 => {
-            s.n[0] = 1.0 - xi[0] - xi[1];
+            s.n[0] = -xi[0] - xi[1] + 1.0;
             s.n[1] = xi[0];
             s.n[2] = xi[1];
-            s.dn[0] = [-1.0, -1.0];
-            s.dn[1] = [1.0, 0.0];
-            s.dn[2] = [0.0, 1.0];
+            s.dn[0] = [c(-1.0), c(-1.0)];
+            s.dn[1] = [c(1.0), z];
+            s.dn[2] = [z, c(1.0)];
         }
         ElementKind::Quad4 => {
-            for (a, c) in QUAD_CORNERS.iter().enumerate() {
-                let fx = 1.0 + c[0] * xi[0];
-                let fy = 1.0 + c[1] * xi[1];
-                s.n[a] = 0.25 * fx * fy;
-                s.dn[a] = [0.25 * c[0] * fy, 0.25 * c[1] * fx];
-                let cross = 0.25 * c[0] * c[1];
-                s.ddn[a] = [[0.0, cross], [cross, 0.0]];
+            for (a, k) in QUAD_CORNERS.iter().enumerate() {
+                let fx = xi[0] * k[0] + 1.0;
+                let fy = xi[1] * k[1] + 1.0;
+                s.n[a] = fx * fy * 0.25;
+                s.dn[a] = [fy * (0.25 * k[0]), fx * (0.25 * k[1])];
+                let cross = c(0.25 * k[0] * k[1]);
+                s.ddn[a] = [[z, cross], [cross, z]];
             }
         }
         _ => unreachable!("not a face kind (checked by the caller)"),
@@ -57,27 +60,32 @@ pub(super) fn eval(kind: ElementKind, xi: [f64; 2]) -> FaceShape {
     s
 }
 
-/// `x(ξ) = Σ N_a x_a` for the face nodes `x`.
-pub(super) fn interpolate(s: &FaceShape, x: &[Vec3]) -> Vec3 {
-    let mut p = [0.0; 3];
+/// `x(ξ) = Σ N_a x_a`.
+pub(super) fn interpolate<T: Real>(s: &FaceShape<T>, x: &[Vec3<T>]) -> Vec3<T> {
+    let mut p = [T::zero(); 3];
     for (a, xa) in x.iter().enumerate() {
         p = axpy(p, s.n[a], *xa);
     }
     p
 }
 
-/// `x_{,α}(ξ) = Σ N_{a,α} x_a`.
-pub(super) fn tangent(s: &FaceShape, x: &[Vec3], alpha: usize) -> Vec3 {
-    let mut t = [0.0; 3];
+/// Covariant tangent `x_{,α} = Σ N_{a,α} x_a`.
+pub(super) fn tangent<T: Real>(s: &FaceShape<T>, x: &[Vec3<T>], alpha: usize) -> Vec3<T> {
+    let mut t = [T::zero(); 3];
     for (a, xa) in x.iter().enumerate() {
         t = axpy(t, s.dn[a][alpha], *xa);
     }
     t
 }
 
-/// `x_{,αβ}(ξ) = Σ N_{a,αβ} x_a`.
-pub(super) fn second_derivative(s: &FaceShape, x: &[Vec3], alpha: usize, beta: usize) -> Vec3 {
-    let mut t = [0.0; 3];
+/// `x_{,αβ} = Σ N_{a,αβ} x_a`.
+pub(super) fn second_derivative<T: Real>(
+    s: &FaceShape<T>,
+    x: &[Vec3<T>],
+    alpha: usize,
+    beta: usize,
+) -> Vec3<T> {
+    let mut t = [T::zero(); 3];
     for (a, xa) in x.iter().enumerate() {
         t = axpy(t, s.ddn[a][alpha][beta], *xa);
     }

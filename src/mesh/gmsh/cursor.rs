@@ -180,7 +180,10 @@ pub(super) fn read_header(bytes: &[u8], path: &Path) -> Result<Header, MeshError
             } else {
                 return Err(err(
                     line + 1,
-                    "bad binary endianness marker (expected the integer 1)",
+                    &format!(
+                        "bad byte-order marker: the 4 bytes after the header line are {:02x} {:02x} {:02x} {:02x}, expected the integer 1 in little- or big-endian byte order",
+                        one[0], one[1], one[2], one[3]
+                    ),
                 ));
             }
         }

@@ -330,10 +330,19 @@ fn elements_binary(
             int(h[8..].as_ref(), en),
         );
         let Some((nn, dim)) = gmsh_type_info(gmsh_type) else {
+            let swapped = gmsh_type.swap_bytes();
+            let why = if gmsh_type_info(swapped).is_some() {
+                format!(
+                    "; it reads as type {swapped} in the other byte order: the byte-order marker after the header ({} endian) does not match the data",
+                    if en == Endian::Little { "little" } else { "big" }
+                )
+            } else {
+                String::new()
+            };
             return Err(parse_error(
                 path,
                 Some(start_line),
-                format!("unknown element type {gmsh_type} in binary $Elements"),
+                format!("unknown element type {gmsh_type} in binary $Elements{why}"),
             ));
         };
         if count <= 0 || ntags < 0 || count as usize > n - read {

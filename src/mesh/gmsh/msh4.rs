@@ -8,7 +8,7 @@
 //! `min_node_tag + position in file order` only if our own scan of the tags
 //! (`msh4_tags`) fails.
 use super::super::MeshError;
-use super::cursor::{parse_error, read_physical_names, Cursor, Header};
+use super::cursor::{parse_error, read_physical_names, Cursor, Endian, Header};
 use super::msh4_tags::node_tags;
 use super::raw::{RawElement, RawMesh};
 use std::collections::HashMap;
@@ -20,6 +20,26 @@ pub(super) fn read(bytes: &[u8], header: &Header, path: &Path) -> Result<RawMesh
         ..RawMesh::default()
     };
     scan_physical_names(bytes, header, path, &mut raw.names)?;
+    match header.binary {
+        Some(Endian::Big) => {
+            return Err(parse_error(
+                path,
+                Some(header.line + 1),
+                "binary MSH 4.1 in big-endian byte order (the byte-order marker after the header reads 1 big-endian) is not supported: write the mesh as ASCII or on a little-endian machine".into(),
+            ))
+        }
+        Some(Endian::Little) if header.data_size != 8 => {
+            return Err(parse_error(
+                path,
+                Some(header.line),
+                format!(
+                    "binary MSH 4.1 with data size {} (the size of size_t): only 8, what Gmsh writes on 64-bit systems, is read",
+                    header.data_size
+                ),
+            ))
+        }
+        _ => {}
+    }
 
     // mshio has a few `unwrap`/`unimplemented!` paths on malformed input; a panic
     // there must not take the program down.
@@ -190,7 +210,12 @@ fn describe(
             Some(1 + bytes[..o].iter().filter(|&&b| b == b'\n').count()),
             msg,
         ),
-        (Some(o), Some(_)) => (None, format!("{msg} (at byte {o})")),
+        (Some(o), Some(_)) => (
+            None,
+            format!(
+                "binary data not readable at byte {o}: {msg} (a byte-order marker that does not match the data, a wrong data size, or a truncated file)"
+            ),
+        ),
         (None, _) => (None, msg),
     }
 }

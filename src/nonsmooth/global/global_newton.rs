@@ -12,35 +12,84 @@
 //! diagonal of `M` (`ρ_c = rho · D / Σ_{dof} H² / M_ii`), which needs no condensation.
 //!
 //! The stopping test is the FCLIB error of `r` with `u = Hᵀ M⁻¹(H r + f) + w` (one
-//! Cholesky solve per iteration), the same measure as the condensed solvers.
+//! solve with the factor of `M` as stored per iteration, see [`crate::nonsmooth::condense`]), the same measure as the condensed solvers.
 
 use std::time::Instant;
 
-use faer::sparse::linalg::solvers::{Llt, Lu, SymbolicLlt, SymbolicLu};
+use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{Pair, SparseColMat, SymbolicSparseColMat};
-use faer::Side;
 use nalgebra::{SMatrix, SVector};
 
 use super::functions::NsnFunction;
-use super::{Info, Params, SolveError};
+use super::stop::Watch;
+use super::{sanitize, Control, Entry, Info, SolveError, Solver};
+use crate::nonsmooth::condense::MassFactor;
 use crate::nonsmooth::error::{natural_map_norm, norm};
-use crate::nonsmooth::problem::{csc_mul_add, csc_tr_mul_add, GlobalProblem, ProblemError};
+use crate::nonsmooth::problem::{csc_mul_add, csc_tr_mul_add, GlobalProblem, LocalProblem};
 
-/// Default Newton step limit.
-pub const DEFAULT_MAX_ITER: usize = 1000;
+pub const ENTRY: Entry = Entry {
+    name: "global-nsn-ac",
+    description: "global problems only: semismooth Newton on (v, r) with Alart-Curnier, no condensation, line search",
+    make: || Box::new(GlobalNsn::default()),
+};
 
-/// Newton on `(v, r)` (see the module docs); `v` is the initial velocity guess
-/// (replaced by `M⁻¹(H r + f)` when it is not finite).
-pub fn solve(
-    problem: &GlobalProblem,
-    r: &mut [f64],
-    u: &mut [f64],
-    v: &mut [f64],
-    params: &Params,
-) -> Result<Info, SolveError> {
-    match problem.dim {
-        2 => run::<2>(problem, r, u, v, params),
-        _ => run::<3>(problem, r, u, v, params),
+/// Parameters of `global-nsn-ac`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlobalNsnParams {
+    /// `ρ_c = rho · D / Σ_dof H² / M_ii` (module docs). Default 1.
+    pub rho: f64,
+    /// Step cap when the [`Control`] gives none. Default 1000.
+    pub max_iter: usize,
+    /// Stop as stalled when the error has not dropped by 1 % in this many steps.
+    /// Default 300.
+    pub stall_window: usize,
+}
+
+impl Default for GlobalNsnParams {
+    fn default() -> Self {
+        GlobalNsnParams {
+            rho: 1.0,
+            max_iter: 1000,
+            stall_window: 300,
+        }
+    }
+}
+
+/// Newton on `(v, r)` (module docs).
+#[derive(Debug, Clone, Default)]
+pub struct GlobalNsn {
+    pub params: GlobalNsnParams,
+}
+
+impl Solver for GlobalNsn {
+    fn solve(
+        &self,
+        _problem: &LocalProblem,
+        _r: &mut [f64],
+        _u: &mut [f64],
+        _control: &Control,
+    ) -> Result<Info, SolveError> {
+        Err(SolveError::Unsupported(
+            "global-nsn-ac needs a global (M, H) problem",
+        ))
+    }
+
+    /// `v` is the initial velocity guess (replaced by `M⁻¹(H r + f)` when it is not
+    /// finite).
+    fn solve_global(
+        &self,
+        problem: &GlobalProblem,
+        r: &mut [f64],
+        u: &mut [f64],
+        v: &mut [f64],
+        control: &Control,
+    ) -> Result<Info, SolveError> {
+        control.validate()?;
+        match problem.dim {
+            2 => run::<2>(problem, r, u, v, &self.params, control),
+            _ => run::<3>(problem, r, u, v, &self.params, control),
+        }
     }
 }
 
@@ -49,7 +98,8 @@ fn run<const D: usize>(
     r: &mut [f64],
     u: &mut [f64],
     v: &mut [f64],
-    params: &Params,
+    params: &GlobalNsnParams,
+    control: &Control,
 ) -> Result<Info, SolveError> {
     let start = Instant::now();
     let (nd, n, nc) = (p.n_dofs(), D * p.n_contacts, p.n_contacts);
@@ -57,27 +107,21 @@ fn run<const D: usize>(
         r.len() == n && u.len() == n && v.len() == nd,
         "r, u, v sizes"
     );
-    super::nsgs::sanitize(r);
-    let max_iter = params.max_iter.unwrap_or(DEFAULT_MAX_ITER);
-    let spd = |e: String| SolveError::Problem(ProblemError::MassNotSpd(e));
-    let llt = Llt::try_new_with_symbolic(
-        SymbolicLlt::try_new(p.m.symbolic(), Side::Lower).map_err(|e| spd(format!("{e:?}")))?,
-        p.m.as_ref(),
-        Side::Lower,
-    )
-    .map_err(|e| spd(format!("{e:?}")))?;
-    use faer::linalg::solvers::Solve;
+    sanitize(r);
+    let max_iter = control.max_iter.unwrap_or(params.max_iter);
+    let (factor, _) = MassFactor::new(&p.m)?;
+    let mut watch = Watch::new(params.stall_window);
     // ‖q‖, q = Hᵀ M⁻¹ f + w, scales the error as in the condensed problem.
     let mut q = p.w.clone();
     let mut tmp = p.f.clone();
-    llt.solve_in_place(faer::ColMut::from_slice_mut(&mut tmp));
+    factor.solve_vec(&mut tmp);
     csc_tr_mul_add(&p.h, &tmp, &mut q);
     let nq = norm(&q);
     let scale = if nq < f64::EPSILON { 1.0 } else { nq };
     if v.iter().any(|x| !x.is_finite()) {
         v.copy_from_slice(&p.f);
         csc_mul_add(&p.h, r, v);
-        llt.solve_in_place(faer::ColMut::from_slice_mut(v));
+        factor.solve_vec(v);
     }
     // ρ_c from the diagonal of M.
     let mut mdiag = vec![0.0; nd];
@@ -169,34 +213,21 @@ fn run<const D: usize>(
         // FCLIB error of r with the consistent u.
         v_err.copy_from_slice(&p.f);
         csc_mul_add(&p.h, &x[nd..], &mut v_err);
-        llt.solve_in_place(faer::ColMut::from_slice_mut(&mut v_err));
+        factor.solve_vec(&mut v_err);
         u_err.copy_from_slice(&p.w);
         csc_tr_mul_add(&p.h, &v_err, &mut u_err);
         let error = natural_map_norm(D, &p.mu, &x[nd..], &u_err) / scale;
-        let stop = if error <= params.tol {
-            Some(Ok(()))
-        } else if it >= max_iter {
-            Some(Err(SolveError::NoConvergence {
-                error,
-                iterations: it,
-            }))
-        } else if params.timed_out() {
-            Some(Err(SolveError::Timeout {
-                error,
-                iterations: it,
-            }))
-        } else {
-            None
-        };
-        if let Some(res) = stop {
+        let floor = f64::EPSILON * (norm(&x[nd..]) + norm(&u_err)) / scale;
+        if let Some(status) = watch.check(control, it, max_iter, error, floor) {
             r.copy_from_slice(&x[nd..]);
             v.copy_from_slice(&v_err);
             u.copy_from_slice(&u_err);
-            return res.map(|_| Info {
-                iterations: it,
+            return super::stop::Outcome {
+                status,
                 error,
-                seconds: start.elapsed().as_secs_f64(),
-            });
+                iterations: it,
+            }
+            .finish(start, it);
         }
         let psi0 = residual::<D>(p, &x, &rho, &mut g, Some((&mut am, &mut bm)));
         // Values in the triplet order.

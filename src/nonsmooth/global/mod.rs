@@ -1,110 +1,123 @@
-//! Global (all-contact) solvers of the reduced problem `u = W r + q` and of the
-//! general problem `M v = H r + f, u = Hᵀ v + w` (DESIGN §8).
+//! Solvers of the whole reduced problem `u = W r + q` and of the general problem
+//! `M v = H r + f, u = Hᵀ v + w` (DESIGN §8), behind one trait and one registry.
 //!
-//! Every solver is a function of a problem with [`Params`] → `Result<Info, SolveError>`;
-//! `r` is the initial guess on entry and the answer (or the last iterate) on return,
-//! `u = W r + q` is returned with it. All of them stop on the same measure, the FCLIB
-//! error `‖F_nat(r)‖/‖q‖` ([`crate::nonsmooth::error::fclib_error`]), so they compare fairly.
+//! Every solver is a type implementing [`Solver`]: it holds its own parameters (a
+//! `…Params` struct with documented defaults) and is called with a [`Control`]
+//! (tolerance, iteration cap, deadline, progress callback) shared by all. `r` is the
+//! initial guess on entry and the answer (or the last iterate) on return; `u = W r + q`
+//! is returned with it. All stop on the same measure, the FCLIB error
+//! `‖F_nat(r)‖/‖q‖` ([`crate::nonsmooth::error::fclib_error`]), so they compare fairly.
 //!
-//! Names (for the command line, see [`solvers`]): `nsgs-<local>` for every local
-//! solver of [`crate::nonsmooth::local::solvers`], `nsn-ac`, `nsn-jm`, `nsn-nm`, their
-//! `-ls` variants with a line search, `hybrid`, and for global problems
-//! `global-nsn-ac` (Newton on `(v, r)` without condensation). Any reduced solver also
-//! runs on a global problem after condensation.
+//! The registry ([`registry`], [`by_name`]) is the list [`ENTRIES`] plus one
+//! `nsgs-<local>` per local solver of [`crate::nonsmooth::local::solvers`]. Adding a
+//! solver is one new file here (the type, its `impl Solver` and its `ENTRY`) plus its
+//! `mod` line and one line in [`ENTRIES`]; the command line, the benchmarks and the
+//! tests iterate the registry.
 
+pub mod fp_ds;
 pub mod functions;
 pub mod global_newton;
 pub mod hybrid;
 pub mod nsgs;
+pub mod nsgs_ac;
 pub mod nsn;
+mod stop;
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::local::{self, LocalParams, LocalSolver};
+use super::local;
 use super::problem::{GlobalProblem, LocalProblem, ProblemError};
 pub use functions::NsnFunction;
 
-/// Parameters shared by the global solvers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Params {
-    /// Tolerance on the FCLIB error `‖F_nat(r)‖/‖q‖`. Default 1e-8.
+/// Stopping control shared by every solver.
+#[derive(Clone)]
+pub struct Control {
+    /// Tolerance on the FCLIB error `‖F_nat(r)‖/‖q‖`; finite and positive. Default 1e-8.
     pub tol: f64,
-    /// Iteration limit (sweeps for NSGS, Newton steps for NSN, total of both for the
-    /// hybrid). `None`: the solver's default (NSGS 100 000, NSN 1 000, hybrid 100 000).
+    /// Iteration cap (sweeps, Newton steps, or both for the hybrid). `None`: the
+    /// solver's own default.
     pub max_iter: Option<usize>,
-    /// NSGS: compute the error every `check_every` sweeps. Default 1.
-    pub check_every: usize,
-    /// NSGS relaxation `r_c ← ω r_c,new + (1−ω) r_c,old`. Default 1 (none).
-    pub omega: f64,
-    /// NSGS: visit the contacts in a random order, reshuffled every sweep, from this
-    /// seed. Default `None` (natural order).
-    pub shuffle: Option<u64>,
-    /// Parameters of the local solves inside NSGS. Default: tol 1e-12, 100 iterations.
-    pub local: LocalParams,
-    /// Newton functions: `ρ_c = rho / (tr W_cc / dim)` (scaled by the diagonal block,
-    /// as Siconos does). Default 1.
-    pub rho: f64,
-    /// Hybrid: NSGS sweeps before each Newton attempt. Default 50 (Acary et al. 2017
-    /// use 100 in NSN-AC-NLS-HYBRID; 50 was faster on the FCLIB samples).
-    pub hybrid_sweeps: usize,
-    /// Hybrid: Newton steps per attempt. Default 1000: on the rigid FCLIB samples
-    /// Newton converged after long non-monotone phases, and stopping attempts early
-    /// (50 steps, or when the error had not halved over 25–200 steps) cost 2–10× more.
-    pub hybrid_newton: usize,
-    /// Newton function of the hybrid (with line search). Default natural map: on the
-    /// four FCLIB samples it needed 3–8× fewer iterations than Alart–Curnier after the
-    /// same NSGS warm start (docs/solvers.md).
-    pub hybrid_function: NsnFunction,
-    /// Local solver of the NSGS phase of the hybrid. Default "pg" (projected gradient:
-    /// on the FCLIB samples as fast as or faster than the Newton local solvers inside
-    /// NSGS, docs/solvers.md); falls back to the first registered local solver.
-    pub hybrid_local: String,
-    /// Give up (with [`SolveError::Timeout`]) after this instant; checked every
-    /// iteration. Default `None`.
+    /// Give up with [`SolveError::Timeout`] after this instant. Default `None`.
     pub deadline: Option<Instant>,
+    /// Called with `(iterations, error)` each time a solver evaluates its error
+    /// (the callback rate-limits itself). Default `None`.
+    pub progress: Option<Arc<dyn Fn(usize, f64) + Send + Sync>>,
 }
 
-impl Default for Params {
+impl Default for Control {
     fn default() -> Self {
-        Params {
+        Control {
             tol: 1e-8,
             max_iter: None,
-            check_every: 1,
-            omega: 1.0,
-            shuffle: None,
-            local: LocalParams::default(),
-            rho: 1.0,
-            hybrid_sweeps: 50,
-            hybrid_newton: 1000,
-            hybrid_function: NsnFunction::NaturalMap,
-            hybrid_local: "pg".to_string(),
             deadline: None,
+            progress: None,
         }
     }
 }
 
-impl Params {
+impl std::fmt::Debug for Control {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("tol", &self.tol)
+            .field("max_iter", &self.max_iter)
+            .field("deadline", &self.deadline)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl Control {
+    /// A control with tolerance `tol` and the other defaults.
+    pub fn with_tol(tol: f64) -> Self {
+        Control {
+            tol,
+            ..Control::default()
+        }
+    }
+    /// `Err(InvalidTolerance)` unless `tol` is finite and positive.
+    pub fn validate(&self) -> Result<(), SolveError> {
+        if self.tol.is_finite() && self.tol > 0.0 {
+            Ok(())
+        } else {
+            Err(SolveError::InvalidTolerance(self.tol))
+        }
+    }
     pub(crate) fn timed_out(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+    pub(crate) fn report(&self, iterations: usize, error: f64) {
+        if let Some(p) = &self.progress {
+            p(iterations, error);
+        }
     }
 }
 
 /// What a converged solve reports.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Info {
+    /// Sweeps plus Newton steps.
     pub iterations: usize,
+    /// Of which Newton steps (0 for Gauss–Seidel solvers).
+    pub newton_steps: usize,
     /// FCLIB error `‖F_nat(r)‖/‖q‖` at the returned point.
     pub error: f64,
     /// Wall-clock time of the solve.
     pub seconds: f64,
 }
 
-/// Why a solve failed. For `NoConvergence`, `Timeout` and `LinearSolver`, `r` and `u`
-/// hold the last (finite) iterate.
+/// Why a solve failed. For `NoConvergence`, `Stalled`, `Timeout` and `LinearSolver`,
+/// `r` and `u` hold the last (finite) iterate.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SolveError {
-    #[error("no convergence: error {error:e} after {iterations} iterations")]
+    #[error("no convergence: error {error:e} after {iterations} iterations (the cap)")]
     NoConvergence { error: f64, iterations: usize },
+    #[error("stalled: error {error:e} after {iterations} iterations, no progress over the last {window}")]
+    Stalled {
+        error: f64,
+        iterations: usize,
+        window: usize,
+    },
     #[error("time limit reached: error {error:e} after {iterations} iterations")]
     Timeout { error: f64, iterations: usize },
     #[error("sparse linear solve failed ({reason}) at iteration {iterations}, error {error:e}")]
@@ -113,8 +126,10 @@ pub enum SolveError {
         error: f64,
         iterations: usize,
     },
-    #[error("unknown solver \"{0}\" (see `fc solvers`)")]
+    #[error("unknown solver \"{0}\" (see `emcontact fc solvers`)")]
     UnknownSolver(String),
+    #[error("tolerance {0} must be a finite positive number")]
+    InvalidTolerance(f64),
     #[error("unsupported problem: {0}")]
     Unsupported(&'static str),
     #[error(transparent)]
@@ -126,6 +141,9 @@ impl SolveError {
     pub fn last(&self) -> Option<(f64, usize)> {
         match *self {
             SolveError::NoConvergence { error, iterations }
+            | SolveError::Stalled {
+                error, iterations, ..
+            }
             | SolveError::Timeout { error, iterations }
             | SolveError::LinearSolver {
                 error, iterations, ..
@@ -133,135 +151,171 @@ impl SolveError {
             _ => None,
         }
     }
+    /// Bad input (unknown solver, bad tolerance, unsupported or ill-formed problem)
+    /// rather than a numerical failure.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            SolveError::UnknownSolver(_)
+                | SolveError::InvalidTolerance(_)
+                | SolveError::Unsupported(_)
+                | SolveError::Problem(_)
+        )
+    }
 }
 
-/// One registered solver.
+/// A solver of the frictional-contact problem.
+pub trait Solver: Send + Sync {
+    /// Solves the reduced problem from the guess in `r` (non-finite entries are
+    /// replaced by 0); `u = W r + q` on return.
+    fn solve(
+        &self,
+        problem: &LocalProblem,
+        r: &mut [f64],
+        u: &mut [f64],
+        control: &Control,
+    ) -> Result<Info, SolveError>;
+
+    /// Solves a global problem; `v` is the velocity guess on entry (may be NaN) and
+    /// `M⁻¹(H r + f)` on return. Default: condensation (`M` as stored, see
+    /// [`crate::nonsmooth::condense`]), [`Solver::solve`], then `v`; `seconds`
+    /// includes the condensation.
+    fn solve_global(
+        &self,
+        problem: &GlobalProblem,
+        r: &mut [f64],
+        u: &mut [f64],
+        v: &mut [f64],
+        control: &Control,
+    ) -> Result<Info, SolveError> {
+        let start = Instant::now();
+        let condensed = problem.condense()?;
+        let result = self.solve(&condensed.reduced, r, u, control);
+        v.copy_from_slice(&condensed.velocity(problem, r));
+        result.map(|mut info| {
+            info.seconds = start.elapsed().as_secs_f64();
+            info
+        })
+    }
+}
+
+/// A registry entry: name, one-line description (method and source) and a constructor
+/// with the solver's default parameters.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub make: fn() -> Box<dyn Solver>,
+}
+
+/// The registered solvers (besides the `nsgs-<local>` family), in display order.
+pub const ENTRIES: &[Entry] = &[
+    hybrid::ENTRY,
+    nsgs_ac::ENTRY,
+    nsn::AC,
+    nsn::JM,
+    nsn::NM,
+    nsn::AC_LS,
+    nsn::JM_LS,
+    nsn::NM_LS,
+    global_newton::ENTRY,
+    fp_ds::ENTRY,
+];
+
+/// The default solver (of `fc solve` and of the FE contact code).
+pub const DEFAULT_SOLVER: &str = hybrid::ENTRY.name;
+
+/// Name and description of a registered solver.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolverSpec {
     pub name: String,
     pub description: String,
 }
 
-enum Method {
-    Nsgs(Box<dyn LocalSolver>),
-    Nsn(NsnFunction, bool),
-    Hybrid,
-    GlobalNsn,
-}
-
-const NSN: [(&str, NsnFunction, bool); 6] = [
-    ("nsn-ac", NsnFunction::AlartCurnier, false),
-    ("nsn-jm", NsnFunction::JeanMoreau, false),
-    ("nsn-nm", NsnFunction::NaturalMap, false),
-    ("nsn-ac-ls", NsnFunction::AlartCurnier, true),
-    ("nsn-jm-ls", NsnFunction::JeanMoreau, true),
-    ("nsn-nm-ls", NsnFunction::NaturalMap, true),
-];
-
-/// Every global solver, in a fixed order: name and one-line description.
-pub fn solvers() -> Vec<SolverSpec> {
-    let mut out = Vec::new();
+/// Every solver, in a fixed order: [`ENTRIES`], then `nsgs-<local>` per local solver.
+pub fn registry() -> Vec<SolverSpec> {
+    let mut out: Vec<SolverSpec> = ENTRIES
+        .iter()
+        .map(|e| SolverSpec {
+            name: e.name.into(),
+            description: e.description.into(),
+        })
+        .collect();
     for l in local::solvers() {
         out.push(SolverSpec {
             name: format!("nsgs-{}", l.name()),
             description: format!(
-                "nonsmooth Gauss-Seidel (Jean & Moreau 1992; Jourdan, Alart & Jean 1998) with local solver: {}",
+                "nonsmooth Gauss-Seidel (Jean & Moreau 1992; Acary et al. 2017 eq. 14) with local solver: {}",
                 l.description()
             ),
         });
     }
-    for (name, f, ls) in NSN {
-        out.push(SolverSpec {
-            name: name.to_string(),
-            description: format!(
-                "semismooth Newton on the {} function (Acary, Bremond & Dubois 2017, eq. {}){}",
-                f.label(),
-                f.equation(),
-                if ls {
-                    ", Armijo line search on 1/2|Phi|^2"
-                } else {
-                    ", full steps"
-                }
-            ),
-        });
-    }
-    out.push(SolverSpec {
-        name: "hybrid".into(),
-        description: "NSGS-PG warm start (50 sweeps) then NSN-NM with line search, repeated (after Acary et al. 2017, NSN-AC-NLS-HYBRID)".into(),
-    });
-    out.push(SolverSpec {
-        name: "global-nsn-ac".into(),
-        description: "global problems only: semismooth Newton on (v, r) with Alart-Curnier, no condensation, line search".into(),
-    });
     out
 }
 
-fn method(name: &str) -> Result<Method, SolveError> {
-    if let Some(l) = name.strip_prefix("nsgs-") {
-        return local::by_name(l)
-            .map(Method::Nsgs)
-            .ok_or_else(|| SolveError::UnknownSolver(name.to_string()));
+/// The solver called `name`, with its default parameters.
+pub fn by_name(name: &str) -> Result<Box<dyn Solver>, SolveError> {
+    if let Some(e) = ENTRIES.iter().find(|e| e.name == name) {
+        return Ok((e.make)());
     }
-    if let Some(&(_, f, ls)) = NSN.iter().find(|(n, _, _)| *n == name) {
-        return Ok(Method::Nsn(f, ls));
-    }
-    match name {
-        "hybrid" => Ok(Method::Hybrid),
-        "global-nsn-ac" => Ok(Method::GlobalNsn),
-        _ => Err(SolveError::UnknownSolver(name.to_string())),
-    }
+    name.strip_prefix("nsgs-")
+        .and_then(local::by_name)
+        .map(|l| Box::new(nsgs::Nsgs::new(l)) as Box<dyn Solver>)
+        .ok_or_else(|| SolveError::UnknownSolver(name.to_string()))
 }
 
 /// Whether `name` is a registered solver.
 pub fn is_solver(name: &str) -> bool {
-    method(name).is_ok()
+    by_name(name).is_ok()
 }
 
-/// Runs the solver called `name` on a reduced problem.
+/// Runs the solver called `name` on a reduced problem (see [`Solver::solve`]).
 pub fn solve(
     name: &str,
     problem: &LocalProblem,
     r: &mut [f64],
     u: &mut [f64],
-    params: &Params,
+    control: &Control,
 ) -> Result<Info, SolveError> {
-    match method(name)? {
-        Method::Nsgs(l) => nsgs::solve(problem, l.as_ref(), r, u, params),
-        Method::Nsn(f, ls) => nsn::solve(problem, f, ls, r, u, params),
-        Method::Hybrid => hybrid::solve(problem, r, u, params),
-        Method::GlobalNsn => Err(SolveError::Unsupported(
-            "global-nsn-ac needs a global (M, H) problem",
-        )),
-    }
+    control.validate()?;
+    by_name(name)?.solve(problem, r, u, control)
 }
 
-/// Runs the solver called `name` on a global problem: `global-nsn-ac` works on
-/// `(v, r)` directly; every other solver runs on the condensed problem
-/// (`W = Hᵀ M⁻¹ H`, `q = Hᵀ M⁻¹ f + w`) and then `v = M⁻¹(H r + f)`.
-/// `info.seconds` includes the condensation.
+/// Runs the solver called `name` on a global problem (see [`Solver::solve_global`]).
 pub fn solve_global(
     name: &str,
     problem: &GlobalProblem,
     r: &mut [f64],
     u: &mut [f64],
     v: &mut [f64],
-    params: &Params,
+    control: &Control,
 ) -> Result<Info, SolveError> {
+    control.validate()?;
     if problem.g.is_some() {
         return Err(SolveError::Unsupported(
             "equality constraints G (fclib_global/G) are not supported by the solvers",
         ));
     }
-    let m = method(name)?;
-    if let Method::GlobalNsn = m {
-        return global_newton::solve(problem, r, u, v, params);
+    by_name(name)?.solve_global(problem, r, u, v, control)
+}
+
+/// Panics unless `r` and `u` have `dim · n_contacts` entries (a caller bug).
+#[track_caller]
+pub(crate) fn check_sizes(problem: &LocalProblem, r: &[f64], u: &[f64]) {
+    let n = problem.size();
+    assert!(
+        r.len() == n && u.len() == n,
+        "r and u must have dim·n_contacts = {n} entries (got {} and {})",
+        r.len(),
+        u.len()
+    );
+}
+
+/// Replaces non-finite entries of an initial guess by 0.
+pub(crate) fn sanitize(r: &mut [f64]) {
+    for x in r.iter_mut() {
+        if !x.is_finite() {
+            *x = 0.0;
+        }
     }
-    let start = Instant::now();
-    let condensed = problem.condense()?;
-    let result = solve(name, &condensed.reduced, r, u, params);
-    v.copy_from_slice(&condensed.velocity(problem, r));
-    result.map(|mut info| {
-        info.seconds = start.elapsed().as_secs_f64();
-        info
-    })
 }

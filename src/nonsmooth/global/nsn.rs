@@ -18,52 +18,141 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use nalgebra::{SMatrix, SVector};
 
 use super::functions::NsnFunction;
-use super::{Info, Params, SolveError};
-use crate::nonsmooth::error::fclib_error;
+use super::stop::{Outcome, Watch};
+use super::{check_sizes, sanitize, Control, Entry, Info, SolveError, Solver};
+use crate::nonsmooth::error::{fclib_error, fclib_error_floor};
 use crate::nonsmooth::problem::{csc_mul_add, DiagBlocks, LocalProblem};
 
-/// Default Newton step limit.
-pub const DEFAULT_MAX_ITER: usize = 1000;
 const ARMIJO_SIGMA: f64 = 1e-4;
 const MAX_HALVINGS: usize = 30;
 
-/// Semismooth Newton with function `func`, with or without line search.
-#[track_caller]
-pub fn solve(
-    problem: &LocalProblem,
-    func: NsnFunction,
-    line_search: bool,
-    r: &mut [f64],
-    u: &mut [f64],
-    params: &Params,
-) -> Result<Info, SolveError> {
-    let start = Instant::now();
-    let max_iter = params.max_iter.unwrap_or(DEFAULT_MAX_ITER);
-    let res = newton(problem, func, line_search, r, u, params, max_iter)?;
-    super::nsgs::finish(res, start)
+/// Parameters of the semismooth Newton solvers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NsnParams {
+    /// The reformulation solved. Default Alart–Curnier.
+    pub function: NsnFunction,
+    /// Armijo line search on `½‖Φ‖²`. Default true.
+    pub line_search: bool,
+    /// `ρ_c = rho / (tr W_cc / dim)` (scaled by the diagonal block, as Siconos does).
+    /// Default 1.
+    pub rho: f64,
+    /// Step cap when the [`Control`] gives none. Default 1000.
+    pub max_iter: usize,
+    /// Stop as stalled when the error has not dropped by 1 % in this many steps.
+    /// Default 300.
+    pub stall_window: usize,
 }
 
+impl Default for NsnParams {
+    fn default() -> Self {
+        NsnParams {
+            function: NsnFunction::AlartCurnier,
+            line_search: true,
+            rho: 1.0,
+            max_iter: 1000,
+            stall_window: 300,
+        }
+    }
+}
+
+/// Semismooth Newton (module docs).
+#[derive(Debug, Clone, Default)]
+pub struct Nsn {
+    pub params: NsnParams,
+}
+
+fn make(function: NsnFunction, line_search: bool) -> Box<dyn Solver> {
+    Box::new(Nsn {
+        params: NsnParams {
+            function,
+            line_search,
+            ..NsnParams::default()
+        },
+    })
+}
+
+pub const AC: Entry = Entry {
+    name: "nsn-ac",
+    description:
+        "semismooth Newton on the Alart-Curnier function (Acary et al. 2017 eq. 11), full steps",
+    make: || make(NsnFunction::AlartCurnier, false),
+};
+pub const JM: Entry = Entry {
+    name: "nsn-jm",
+    description:
+        "semismooth Newton on the Jean-Moreau function (Acary et al. 2017 eq. 12), full steps",
+    make: || make(NsnFunction::JeanMoreau, false),
+};
+pub const NM: Entry = Entry {
+    name: "nsn-nm",
+    description: "semismooth Newton on the natural map (Acary et al. 2017 eq. 13), full steps",
+    make: || make(NsnFunction::NaturalMap, false),
+};
+pub const AC_LS: Entry = Entry {
+    name: "nsn-ac-ls",
+    description:
+        "semismooth Newton on the Alart-Curnier function (eq. 11), Armijo line search on 1/2|Phi|^2",
+    make: || make(NsnFunction::AlartCurnier, true),
+};
+pub const JM_LS: Entry = Entry {
+    name: "nsn-jm-ls",
+    description:
+        "semismooth Newton on the Jean-Moreau function (eq. 12), Armijo line search on 1/2|Phi|^2",
+    make: || make(NsnFunction::JeanMoreau, true),
+};
+pub const NM_LS: Entry = Entry {
+    name: "nsn-nm-ls",
+    description: "semismooth Newton on the natural map (eq. 13), Armijo line search on 1/2|Phi|^2",
+    make: || make(NsnFunction::NaturalMap, true),
+};
+
+impl Solver for Nsn {
+    fn solve(
+        &self,
+        problem: &LocalProblem,
+        r: &mut [f64],
+        u: &mut [f64],
+        control: &Control,
+    ) -> Result<Info, SolveError> {
+        control.validate()?;
+        let start = Instant::now();
+        let max_iter = control.max_iter.unwrap_or(self.params.max_iter);
+        let mut watch = Watch::new(self.params.stall_window);
+        let out = newton(
+            problem,
+            &self.params,
+            r,
+            u,
+            control,
+            max_iter,
+            0,
+            &mut watch,
+        )?;
+        out.finish(start, out.iterations)
+    }
+}
+
+/// Newton steps until converged, `max_iter` (counted from `first`), the deadline or a
+/// stall. `Err(LinearSolver)` when no regularized Jacobian could be factorized.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn newton(
     problem: &LocalProblem,
-    func: NsnFunction,
-    line_search: bool,
+    params: &NsnParams,
     r: &mut [f64],
     u: &mut [f64],
-    params: &Params,
+    control: &Control,
     max_iter: usize,
-) -> Result<super::nsgs::SweepResult, SolveError> {
-    let n = problem.size();
-    assert!(
-        r.len() == n && u.len() == n,
-        "r and u must have dim·n_contacts entries"
-    );
-    super::nsgs::sanitize(r);
+    first: usize,
+    watch: &mut Watch,
+) -> Result<Outcome, SolveError> {
+    check_sizes(problem, r, u);
+    sanitize(r);
     match &problem.blocks {
         DiagBlocks::Two(b) => {
-            Newton::<2>::new(problem, b, func, params).run(line_search, r, u, max_iter)
+            Newton::<2>::new(problem, b, params).run(r, u, control, max_iter, first, watch)
         }
         DiagBlocks::Three(b) => {
-            Newton::<3>::new(problem, b, func, params).run(line_search, r, u, max_iter)
+            Newton::<3>::new(problem, b, params).run(r, u, control, max_iter, first, watch)
         }
     }
 }
@@ -146,7 +235,7 @@ impl JacobianPattern {
 struct Newton<'a, const D: usize> {
     problem: &'a LocalProblem,
     func: NsnFunction,
-    params: &'a Params,
+    line_search: bool,
     rho: Vec<f64>,
     pattern: JacobianPattern,
     symbolic_lu: Option<SymbolicLu<usize>>,
@@ -172,19 +261,14 @@ pub(crate) fn scaled_rho<const D: usize>(blocks: &[SMatrix<f64, D, D>], rho: f64
 }
 
 impl<'a, const D: usize> Newton<'a, D> {
-    fn new(
-        problem: &'a LocalProblem,
-        blocks: &[SMatrix<f64, D, D>],
-        func: NsnFunction,
-        params: &'a Params,
-    ) -> Self {
+    fn new(problem: &'a LocalProblem, blocks: &[SMatrix<f64, D, D>], params: &NsnParams) -> Self {
         let nc = problem.n_contacts;
         let pattern = JacobianPattern::new(problem);
         let nnz = pattern.symbolic.row_idx().len();
         Newton {
             problem,
-            func,
-            params,
+            func: params.function,
+            line_search: params.line_search,
             rho: scaled_rho(blocks, params.rho),
             pattern,
             symbolic_lu: None,
@@ -256,41 +340,32 @@ impl<'a, const D: usize> Newton<'a, D> {
 
     fn run(
         mut self,
-        line_search: bool,
         r: &mut [f64],
         u: &mut [f64],
+        control: &Control,
         max_iter: usize,
-    ) -> Result<super::nsgs::SweepResult, SolveError> {
-        use super::nsgs::SweepResult;
+        first: usize,
+        watch: &mut Watch,
+    ) -> Result<Outcome, SolveError> {
+        let line_search = self.line_search;
         let n = self.problem.size();
         let mut delta = vec![0.0; n];
         let mut wdelta = vec![0.0; n];
         let mut r_try = vec![0.0; n];
         let mut u_try = vec![0.0; n];
         self.problem.velocity(r, u);
-        let mut it = 0;
+        let mut it = first;
         loop {
             let error = fclib_error(self.problem, r, u);
-            if error <= self.params.tol {
-                return Ok(SweepResult {
-                    converged: true,
-                    timed_out: false,
-                    error,
-                    iterations: it,
-                });
-            }
-            if it >= max_iter {
-                return Ok(SweepResult {
-                    converged: false,
-                    timed_out: false,
-                    error,
-                    iterations: it,
-                });
-            }
-            if self.params.timed_out() {
-                return Ok(SweepResult {
-                    converged: false,
-                    timed_out: true,
+            if let Some(status) = watch.check(
+                control,
+                it,
+                max_iter,
+                error,
+                fclib_error_floor(self.problem, r, u),
+            ) {
+                return Ok(Outcome {
+                    status,
                     error,
                     iterations: it,
                 });
@@ -300,7 +375,7 @@ impl<'a, const D: usize> Newton<'a, D> {
                 return Err(SolveError::LinearSolver {
                     reason,
                     error,
-                    iterations: it,
+                    iterations: it - first,
                 });
             }
             wdelta.iter_mut().for_each(|x| *x = 0.0);

@@ -1,0 +1,200 @@
+//! Narrow phase: the master face each slave node is evaluated against.
+//!
+//! The end-of-step configuration decides: the gap `g_{n+1}` that a new
+//! contact enforces must be measured on the face the slave is over at
+//! `t_{n+1}`; the midpoint rates and operators use the same face, extended
+//! beyond its edges if the slave is not over it yet (DESIGN §5).
+//!
+//! Node-to-segment contact is nonsmooth where the closest face changes: at a
+//! concave edge the normal jumps from one face to the other and Newton would
+//! cycle between them. So once Newton is close to a solution (`hold`), each
+//! slave holds its face while that face is within `FACE_SLACK·h` of the
+//! closest one (before that, every iterate takes the closest face: the first
+//! iterates of a step move the slaves by up to the step's slide); once Newton
+//! is close to a solution,
+//! [`Narrow::settle`] moves a slave whose held face is farther than its
+//! closest by more than the tolerance, and Newton goes on from there (at most
+//! `MAX_FACE_SWITCHES` times per slave and step, so that a slave in a concave
+//! corner cannot ping-pong).
+
+use super::broad::node_x;
+use super::geometry::{project, Location};
+use super::search::SpatialHash;
+use super::surface::{face_normal_raw, Master, Surface};
+use crate::mesh::Element;
+
+/// A slave keeps its face while it is within `FACE_SLACK·h` of the closest.
+const FACE_SLACK: f64 = 0.1;
+const MAX_FACE_SWITCHES: u8 = 2;
+
+/// Face choice state of one pair.
+#[derive(Debug, Clone)]
+pub struct Narrow {
+    /// Broad phase over the master faces (margin 2h) and its scratch.
+    hash: SpatialHash,
+    x3: Vec<[f64; 3]>,
+    candidates: Vec<usize>,
+    /// Averaged outward node normals of the master at `x_{n+1}` (they only fix
+    /// the sign of `ν` at edges and vertices).
+    node_normal: Vec<[f64; 3]>,
+    /// The face each slave is evaluated against (`None`: no face within 2h).
+    pub held: Vec<Option<usize>>,
+    /// The closest face at the last detection.
+    closest: Vec<Option<usize>>,
+    /// How much farther the held face is than the closest (a length).
+    excess: Vec<f64>,
+    switches: Vec<u8>,
+    /// The face a slave held before its last switch in this step.
+    before: Vec<Option<usize>>,
+}
+
+impl Narrow {
+    pub fn new(s: &Surface, n_nodes: usize) -> Narrow {
+        let n = s.slaves.len();
+        Narrow {
+            hash: SpatialHash::new(2.0 * s.h),
+            x3: Vec::new(),
+            candidates: Vec::new(),
+            node_normal: vec![[0.0; 3]; n_nodes],
+            held: vec![None; n],
+            closest: vec![None; n],
+            excess: vec![0.0; n],
+            switches: vec![0; n],
+            before: vec![None; n],
+        }
+    }
+
+    /// Forgets the faces held in the last step.
+    pub fn begin_step(&mut self) {
+        self.held.iter_mut().for_each(|f| *f = None);
+        self.excess.iter_mut().for_each(|e| *e = 0.0);
+        self.switches.iter_mut().for_each(|k| *k = 0);
+        self.before.iter_mut().for_each(|f| *f = None);
+    }
+
+    /// Chooses each slave's face at the configuration `x1`, holding the
+    /// faces already chosen if `hold` (module docs).
+    pub fn detect(&mut self, s: &Surface, x1: &[f64], hold: bool) {
+        let Master::Faces(faces) = &s.master else {
+            return;
+        };
+        let d = s.dim;
+        self.x3.clear();
+        self.x3.extend((0..x1.len() / d).map(|a| node_x(x1, a, d)));
+        self.update_node_normals(faces);
+        self.hash.rebuild(&self.x3, faces);
+        for (k, &sl) in s.slaves.iter().enumerate() {
+            let best = self
+                .hash
+                .closest_face(&self.x3, faces, self.x3[sl], &mut self.candidates);
+            self.closest[k] = best.map(|(b, _)| b);
+            let face = match (best, self.held[k]) {
+                (None, _) => None,
+                (Some((b, _)), _) if !hold => Some(b),
+                (Some((b, _)), None) => Some(b),
+                (Some((b, _)), Some(f)) if b == f => Some(f),
+                (Some((b, pb)), Some(f)) => {
+                    let e = &faces[f];
+                    let mut xf = [[0.0; 3]; 4];
+                    for (i, &a) in e.nodes().iter().enumerate() {
+                        xf[i] = self.x3[a];
+                    }
+                    let pf = project(e.kind, &xf[..e.nodes().len()], self.x3[sl]);
+                    self.excess[k] = pf.distance - pb.distance;
+                    Some(if self.excess[k] > FACE_SLACK * s.h {
+                        b
+                    } else {
+                        f
+                    })
+                }
+            };
+            if face.is_none() || face == self.closest[k] {
+                self.excess[k] = 0.0;
+            }
+            self.held[k] = face;
+        }
+    }
+
+    /// Once Newton is close to a solution: each slave for which `matters`
+    /// holds and whose held face is farther than its closest face by more
+    /// than `tol` moves to the closest, unless that is the face it left: a
+    /// slave in a concave kink, where each face's extension lies below the
+    /// other face, would go back and forth. Returns how many moved (Newton
+    /// goes on if any did).
+    pub fn settle(&mut self, tol: f64, matters: impl Fn(usize) -> bool) -> usize {
+        let mut moved = 0;
+        for k in 0..self.held.len() {
+            let back = self.closest[k].is_some() && self.closest[k] == self.before[k];
+            if self.excess[k] > tol && !back && self.switches[k] < MAX_FACE_SWITCHES && matters(k) {
+                log::trace!(
+                    "slave {k}: to face {:?} (excess {:.3e})",
+                    self.closest[k],
+                    self.excess[k]
+                );
+                self.before[k] = self.held[k];
+                self.held[k] = self.closest[k];
+                self.excess[k] = 0.0;
+                self.switches[k] += 1;
+                moved += 1;
+            }
+        }
+        moved
+    }
+
+    fn update_node_normals(&mut self, faces: &[Element]) {
+        let mut xs = [[0.0; 3]; 4];
+        for e in faces {
+            for &a in e.nodes() {
+                self.node_normal[a] = [0.0; 3];
+            }
+        }
+        for e in faces {
+            let n = e.nodes().len();
+            for (k, &a) in e.nodes().iter().enumerate() {
+                xs[k] = self.x3[a];
+            }
+            let f = face_normal_raw(e.kind, &xs[..n]);
+            let l = (f[0] * f[0] + f[1] * f[1] + f[2] * f[2])
+                .sqrt()
+                .max(f64::MIN_POSITIVE);
+            for &a in e.nodes() {
+                for i in 0..3 {
+                    self.node_normal[a][i] += f[i] / l;
+                }
+            }
+        }
+    }
+
+    /// The averaged outward normal at an edge or vertex location of face `e`
+    /// (it fixes the sign of `ν = ±s/|s|` there), `None` in the interior.
+    pub fn hint(&self, e: &Element, loc: Location) -> Option<[f64; 3]> {
+        let nodes = e.nodes();
+        match loc {
+            Location::Interior => None,
+            Location::Vertex(k) => Some(self.node_normal[nodes[k as usize]]),
+            Location::Edge(k) => {
+                let a = self.node_normal[nodes[k as usize]];
+                let b = self.node_normal[nodes[(k as usize + 1) % nodes.len()]];
+                Some([a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+            }
+        }
+    }
+}
+
+/// Whether a slave whose closest point on face `e` is clamped to `loc` lies
+/// beside the master surface rather than over it: `loc` is on the rim of the
+/// surface (an edge of one face only, or a vertex on such an edge). A slave
+/// there that is behind the surface's plane (`g < 0`) has slid off its end
+/// (or comes from the side); taking `g = −|s|` as a penetration would pull it
+/// back to the rim, at depths of up to a face width. Such a slave is open.
+pub fn beside_rim(s: &Surface, e: &Element, loc: Location) -> bool {
+    let nodes = e.nodes();
+    match loc {
+        Location::Interior => false,
+        Location::Vertex(k) => s.rim_nodes[nodes[k as usize]],
+        Location::Edge(k) => {
+            let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % nodes.len()]);
+            s.rim_edges.contains(&(a.min(b), a.max(b)))
+        }
+    }
+}

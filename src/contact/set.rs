@@ -1,0 +1,521 @@
+//! The contact pairs of a model and what the time step asks of them, as
+//! verbs: [`ContactSet::begin_step`], [`ContactSet::evaluate`] (narrow phase,
+//! kinematics, law, force and tangent at an iterate),
+//! [`ContactSet::violation`], [`ContactSet::settle`], [`ContactSet::commit`]
+//! and [`ContactSet::rollback`]. The multipliers of exact and
+//! augmented-Lagrangian enforcement are solved by [`super::enforce`], the
+//! velocity update is assembled by [`super::update`].
+//!
+//! State carried from step to step, per point ([`Memory`]): "in contact at
+//! `t_n`" (Table 1 is decided by it, not by the sign of a gap that round-off
+//! leaves at ±1e-16) and the point's last force, the warm start of its
+//! multipliers.
+
+use super::broad::{self, node_x};
+use super::geometry::{GeometryError, MAX_NODES};
+use super::law::{classify, tangential_norm, violation, Constraint, PointState};
+use super::narrow::Narrow;
+use super::point::{linearize, linearize_fd, ForceLaw, Linear, PointSetup};
+use super::surface::{ContactSetupError, Master, Surface};
+use crate::linalg::BlockPattern;
+use crate::model::{ContactSpec, ContactTangent, Enforcement, Model};
+use rayon::prelude::*;
+
+/// Drift bound of persistent contact relative to `h` (see
+/// [`Constraint::Guarded`]).
+const DRIFT_BOUND: f64 = 5e-4;
+
+/// A slave moves to a closer face once Newton is close only if its held face
+/// is farther by more than this (times `h`, and at least the tolerance). A
+/// slave over the edge between two faces of a dented surface is at nearly
+/// the same distance from both; switching at every difference above the
+/// tolerance (1e-10 h) made it go back and forth between them, a Newton
+/// restart each time. Its gap on the held face differs from the closest
+/// face's by at most this.
+const FACE_TOL: f64 = 1e-5;
+
+/// A point's state carried from `t_n`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Memory {
+    /// In contact at `t_n`.
+    pub in_contact: bool,
+    /// Its force vector `r` (point frame, see [`super::law`]).
+    pub r: [f64; 3],
+}
+
+/// What one slave node did at the current iterate (for output, statistics
+/// and the velocity update).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointEval {
+    /// Master face (index into the pair's faces); `None` for the plane or
+    /// when no face is near.
+    pub face: Option<usize>,
+    pub state: PointState,
+    pub constraint: Constraint,
+    /// Gap at `n+1`.
+    pub g1: f64,
+    /// Midpoint normal rate and contravariant tangential rates.
+    pub v_n: f64,
+    pub v_t: [f64; 2],
+    /// Pressure and covariant tangential traction `t_α` (midpoint basis).
+    pub p: f64,
+    pub t: [f64; 2],
+    /// Tangential traction as a spatial vector and the slip speed `‖v_T‖`.
+    pub traction: [f64; 3],
+    pub slip_rate: f64,
+    /// Tributary area `w j`.
+    pub weight: f64,
+}
+
+impl PointEval {
+    fn open(weight: f64, constraint: Constraint) -> PointEval {
+        PointEval {
+            face: None,
+            state: PointState::Open,
+            constraint,
+            g1: f64::INFINITY,
+            v_n: 0.0,
+            v_t: [0.0; 2],
+            p: 0.0,
+            t: [0.0; 2],
+            traction: [0.0; 3],
+            slip_rate: 0.0,
+            weight,
+        }
+    }
+
+    pub fn active(&self) -> bool {
+        self.state.active()
+    }
+    pub fn slip(&self) -> bool {
+        self.state == PointState::Slip
+    }
+
+    /// Contact power per unit area `p_N v_N + t_α v^α_T` (≤ 0 when contact
+    /// takes energy out).
+    pub fn power(&self) -> f64 {
+        self.p * self.v_n + self.t[0] * self.v_t[0] + self.t[1] * self.v_t[1]
+    }
+
+    /// Frictional dissipation per unit area `D = −t_α v^α` in slip, 0 in stick.
+    pub fn dissipation_rate(&self) -> f64 {
+        if self.state == PointState::Slip {
+            -(self.t[0] * self.v_t[0] + self.t[1] * self.v_t[1])
+        } else {
+            0.0
+        }
+    }
+}
+
+/// One contact pair: its surfaces, parameters and per-point state.
+#[derive(Debug, Clone)]
+pub struct Pair {
+    pub spec: ContactSpec,
+    pub surface: Surface,
+    pub narrow: Narrow,
+    /// Penalties `ε_N`, `ε_T` at the current step size (penalty law, and the
+    /// augmentation parameters of the augmented Lagrangian).
+    pub eps_n: f64,
+    pub eps_t: f64,
+    /// `(λ + 2μ)/h` and `2ρh` of the default penalties (see [`default_penalties`]).
+    pub bulk: f64,
+    pub inertia: f64,
+    /// Tolerance of the law as a length (`spec.tolerance · h`).
+    pub tol_abs: f64,
+    /// Drift bound `δ` of persistent contact, a length: `DRIFT_BOUND · h`
+    /// and at least ten tolerances.
+    pub drift_bound: f64,
+    /// Committed state at `t_n`, per point.
+    pub memory: Vec<Memory>,
+    /// This step's normal constraint per point.
+    pub constraint: Vec<Constraint>,
+    /// Multipliers at the current iterate (exact and augmented Lagrangian).
+    pub r: Vec<[f64; 3]>,
+    /// Linearization and evaluation of each point at the current iterate;
+    /// `evaluated[k]` says whether point `k` has a master.
+    pub lin: Vec<Linear>,
+    pub evaluated: Vec<bool>,
+    pub evals: Vec<PointEval>,
+}
+
+/// The penalties `(ε_N, ε_T)`: the input's, or by default stiffer than both
+/// the bulk (`bulk = (λ+2μ)/h`) and the nodal inertia of one step
+/// (`inertia/Δt² = 2ρh/Δt²`), by a factor 10 for the augmented Lagrangian and
+/// exact enforcement and 1000 for the penalty law (whose constraint error is
+/// inversely proportional to it). The default follows the step size, so that
+/// a cut-back step keeps the same ratio of penalty to inertia.
+pub fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f64, f64) {
+    let eps_n = spec
+        .penalty
+        .unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
+    (eps_n, spec.tangential_penalty.unwrap_or(eps_n))
+}
+
+/// The factor of the default penalty (see [`default_penalties`]).
+pub fn penalty_factor(e: Enforcement) -> f64 {
+    match e {
+        Enforcement::Penalty => 1000.0,
+        _ => 10.0,
+    }
+}
+
+impl Pair {
+    /// `stiffness` is the largest P-wave modulus `λ + 2μ` and `density` the
+    /// largest density of the model's bodies.
+    pub fn new(
+        spec: &ContactSpec,
+        model: &Model,
+        dim: usize,
+        stiffness: f64,
+        density: f64,
+    ) -> Result<Pair, ContactSetupError> {
+        let surface = Surface::new(spec, &model.mesh, dim)?;
+        let h = surface.h;
+        let n = surface.slaves.len();
+        let (bulk, inertia) = (stiffness / h, 2.0 * density * h);
+        let (eps_n, eps_t) = default_penalties(spec, bulk, inertia, model.time.dt);
+        Ok(Pair {
+            narrow: Narrow::new(&surface, model.mesh.nodes.len()),
+            spec: spec.clone(),
+            eps_n,
+            eps_t,
+            bulk,
+            inertia,
+            tol_abs: spec.tolerance * h,
+            drift_bound: (DRIFT_BOUND * h).max(10.0 * spec.tolerance * h),
+            memory: vec![Memory::default(); n],
+            constraint: vec![Constraint::Gap; n],
+            r: vec![[0.0; 3]; n],
+            lin: vec![Linear::default(); n],
+            evaluated: vec![false; n],
+            evals: (0..n)
+                .map(|k| PointEval::open(surface.weights[k], Constraint::Gap))
+                .collect(),
+            surface,
+        })
+    }
+
+    /// Whether the multipliers are unknowns of Newton (exact, augmented Lagrangian).
+    pub fn has_multipliers(&self) -> bool {
+        self.spec.enforcement != Enforcement::Penalty
+    }
+
+    /// The force law of point `k` in a linearization.
+    fn force_law(&self, k: usize, dt: f64) -> ForceLaw {
+        if self.has_multipliers() {
+            return ForceLaw::Given(self.r[k]);
+        }
+        let w = self.surface.weights[k];
+        ForceLaw::Penalty {
+            rho_n: w * self.eps_n * dt,
+            rho_t: w * self.eps_t * dt,
+            mu: self.spec.friction,
+        }
+    }
+
+    /// Narrow phase and the linearization of every point at `x1`.
+    fn linearize_all<const D: usize>(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        hold_faces: bool,
+    ) -> Result<(), GeometryError> {
+        self.narrow.detect(&self.surface, x1, hold_faces);
+        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len())
+            .map(|k| self.force_law(k, dt))
+            .collect();
+        let (surface, narrow) = (&self.surface, &self.narrow);
+        let (constraint, fd) = (
+            &self.constraint,
+            self.spec.tangent == ContactTangent::FiniteDifference,
+        );
+        self.lin
+            .par_iter_mut()
+            .zip(self.evaluated.par_iter_mut())
+            .enumerate()
+            .try_for_each(|(k, (lin, evaluated))| {
+                let face = narrow.held[k];
+                *evaluated = matches!(surface.master, Master::Plane { .. }) || face.is_some();
+                if !*evaluated {
+                    return Ok(());
+                }
+                let mut nodes = [0usize; MAX_NODES];
+                let n = surface.element_nodes(k, face, &mut nodes);
+                let mut l0 = [[0.0; 3]; MAX_NODES];
+                let mut l1 = [[0.0; 3]; MAX_NODES];
+                for a in 0..n {
+                    l0[a] = node_x(x0, nodes[a], D);
+                    l1[a] = node_x(x1, nodes[a], D);
+                }
+                let setup = PointSetup {
+                    surface,
+                    narrow,
+                    face,
+                    constraint: constraint[k],
+                    dt,
+                };
+                if fd {
+                    linearize_fd::<D>(&setup, &l0[..n], &l1[..n], laws[k], lin)
+                } else {
+                    linearize::<D>(&setup, &l0[..n], &l1[..n], laws[k], lin)
+                }
+            })
+    }
+
+    /// The evaluation of point `k` from its linearization and force.
+    fn point_eval(&self, k: usize) -> PointEval {
+        let w = self.surface.weights[k];
+        let lin = &self.lin[k];
+        let mut ev = PointEval::open(w, self.constraint[k]);
+        if !self.evaluated[k] {
+            return ev;
+        }
+        ev.face = self.narrow.held[k];
+        ev.g1 = lin.g1;
+        ev.v_n = lin.v_n;
+        ev.v_t = lin.v_t;
+        if lin.beside {
+            return ev;
+        }
+        let nt = lin.nt;
+        let r = lin.r;
+        ev.state = classify(r, self.spec.friction, nt);
+        if !ev.state.active() {
+            return ev;
+        }
+        ev.p = r[0] / w;
+        for al in 0..nt {
+            ev.t[al] = (0..nt).map(|i| r[1 + i] * lin.e_tau[i][al]).sum::<f64>() / w;
+        }
+        for i in 0..nt {
+            for c in 0..3 {
+                ev.traction[c] += r[1 + i] * lin.e[i][c] / w;
+            }
+        }
+        ev.slip_rate = tangential_norm(lin.u, nt);
+        ev
+    }
+}
+
+/// How [`ContactSet::evaluate`] evaluates an iterate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EvalOptions {
+    /// Slaves keep their faces within a slack (see [`Narrow`]).
+    pub hold_faces: bool,
+    /// The penalty law's tangent includes the geometric stiffness.
+    pub geometric: bool,
+}
+
+/// Every contact pair of a model.
+#[derive(Debug, Clone, Default)]
+pub struct ContactSet {
+    pub pairs: Vec<Pair>,
+}
+
+impl ContactSet {
+    /// The pairs of `model` in dimension `dim`.
+    pub fn new(model: &Model, dim: usize) -> Result<ContactSet, ContactSetupError> {
+        let stiffness = model
+            .bodies
+            .iter()
+            .map(|b| b.material.p_wave_modulus())
+            .fold(0.0, f64::max);
+        let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
+        let pairs = model
+            .contacts
+            .iter()
+            .map(|spec| Pair::new(spec, model, dim, stiffness, density))
+            .collect::<Result<_, _>>()?;
+        Ok(ContactSet { pairs })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// Whether some pair solves multipliers inside Newton.
+    pub fn has_multipliers(&self) -> bool {
+        self.pairs.iter().any(|p| p.has_multipliers())
+    }
+
+    /// Broad phase of the coming step from `x`, `v` at `t_n`: the node lists
+    /// the stiffness pattern must couple, and whether any slave may touch.
+    pub fn couplings(&self, x: &[f64], v: &[f64], dt: f64) -> (Vec<Vec<usize>>, bool) {
+        let mut lists = Vec::new();
+        let mut possible = false;
+        for p in &self.pairs {
+            let l = broad::couplings(&p.surface, x, v, dt);
+            possible |= broad::may_touch(&p.surface, x, v, dt, &l);
+            lists.extend(l);
+        }
+        (lists, possible)
+    }
+
+    /// Starts a step of size `dt`: penalties for `dt`, faces free, Table 1's
+    /// constraint of each point from its state at `t_n`, multipliers
+    /// warm-started from the last step's forces.
+    pub fn begin_step(&mut self, dt: f64) {
+        for p in &mut self.pairs {
+            (p.eps_n, p.eps_t) = default_penalties(&p.spec, p.bulk, p.inertia, dt);
+            p.narrow.begin_step();
+            for k in 0..p.memory.len() {
+                let m = p.memory[k];
+                p.constraint[k] = if m.in_contact {
+                    Constraint::Rate
+                } else {
+                    Constraint::Gap
+                };
+                p.r[k] = if m.in_contact { m.r } else { [0.0; 3] };
+            }
+        }
+    }
+
+    /// Evaluates every point at the iterate `x1`: adds the contact force
+    /// (acting on the bodies) to `f` and, when given, `−∂f_c/∂x1` to the
+    /// matrix values `k` on `pattern` (entries missing from the pattern are
+    /// skipped: the broad phase couples what a step can reach). With
+    /// `hold_faces` the slaves keep their faces within a slack (see
+    /// [`Narrow`]): Newton asks for it once it is close to a solution.
+    /// Without `geometric`, the tangent of the penalty law leaves out the
+    /// geometric stiffness `Σ r_k ∂H_k/∂x`: far from a solution (a first
+    /// iterate that penetrates deeply) the penalty pressures are many times
+    /// the converged ones, and that term then swamps the inertia and the
+    /// material stiffness and makes the Newton matrix nearly singular.
+    pub fn evaluate<const D: usize>(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+        f: &mut [f64],
+        mut k: Option<(&BlockPattern, &mut [f64])>,
+    ) -> Result<(), GeometryError> {
+        let hold_faces = options.hold_faces;
+        let mut nodes = [0usize; MAX_NODES];
+        for p in &mut self.pairs {
+            p.linearize_all::<D>(x0, x1, dt, hold_faces)?;
+            for l in 0..p.lin.len() {
+                p.evals[l] = p.point_eval(l);
+                if !p.evaluated[l] || p.lin[l].beside {
+                    continue;
+                }
+                let lin = &p.lin[l];
+                let n = p.surface.element_nodes(l, p.narrow.held[l], &mut nodes);
+                for a in 0..n {
+                    for i in 0..D {
+                        f[nodes[a] * D + i] += lin.force[a * D + i];
+                    }
+                }
+                let Some((pattern, kv)) = k.as_mut() else {
+                    continue;
+                };
+                let full = options.geometric || p.has_multipliers();
+                for a in 0..n {
+                    for b in 0..n {
+                        let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else {
+                            continue;
+                        };
+                        for i in 0..D {
+                            for j in 0..D {
+                                let (row, col) = (a * D + i, b * D + j);
+                                let v = if full {
+                                    lin.k[row][col]
+                                } else {
+                                    lin.law_tangent(row, col)
+                                };
+                                kv[pattern.position(off, i, nodes[b], j)] -= v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How far the current iterate is from the contact law: the largest
+    /// violation relative to its pair's tolerance (≤ 1: met), and relative to
+    /// its pair's face size `h`. Pairs with the penalty law meet their law by
+    /// construction and count 0.
+    pub fn violation(&self, dt: f64) -> (f64, f64) {
+        let (mut tol, mut size) = (0.0f64, 0.0f64);
+        for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
+            for k in 0..p.lin.len() {
+                if !p.evaluated[k] || p.lin[k].beside {
+                    continue;
+                }
+                let v = violation(p.r[k], p.lin[k].u, p.spec.friction, p.lin[k].nt, dt);
+                tol = tol.max(v / p.tol_abs);
+                size = size.max(v / p.surface.h);
+            }
+        }
+        (tol, size)
+    }
+
+    /// Once Newton is close to convergence: slaves near contact whose held
+    /// face is farther than their closest one move (see [`Narrow::settle`]), and pressed
+    /// persistent points below the drift bound are enforced on their gap
+    /// ([`Constraint::Guarded`]). Returns how many changed: Newton goes on
+    /// while any did.
+    pub fn settle(&mut self) -> usize {
+        let mut changed = 0;
+        for p in &mut self.pairs {
+            let before = changed;
+            // a face matters where the point is pressed or within a face
+            // size of touching; elsewhere the choice does not change the step
+            let (evals, h) = (&p.evals, p.surface.h);
+            changed += p.narrow.settle(p.tol_abs.max(FACE_TOL * h), |k| {
+                evals[k].active() || evals[k].g1 < h
+            });
+            if !p.has_multipliers() {
+                continue;
+            }
+            for k in 0..p.evals.len() {
+                let ev = &p.evals[k];
+                if ev.constraint == Constraint::Rate && ev.active() && ev.g1 < -p.drift_bound {
+                    p.constraint[k] = Constraint::Guarded {
+                        bound: p.drift_bound,
+                    };
+                    log::trace!("slave {k}: on its drift bound (g = {:.3e})", ev.g1);
+                    changed += 1;
+                }
+            }
+            if changed > before {
+                log::debug!(
+                    "contact: {} point(s) moved to another face or onto their drift bound",
+                    changed - before
+                );
+            }
+        }
+        changed
+    }
+
+    /// Accepts the step: the state at `n+1` becomes "in contact at `t_n`".
+    pub fn commit(&mut self) {
+        for p in &mut self.pairs {
+            for (m, (ev, lin)) in p.memory.iter_mut().zip(p.evals.iter().zip(&p.lin)) {
+                m.in_contact = ev.active();
+                m.r = if m.in_contact { lin.r } else { [0.0; 3] };
+            }
+        }
+    }
+
+    /// Abandons the step: the state at `t_n` is kept (nothing of the step
+    /// reaches it before [`ContactSet::commit`]); the iterate's multipliers
+    /// go back to their warm start.
+    pub fn rollback(&mut self) {
+        for p in &mut self.pairs {
+            for (r, m) in p.r.iter_mut().zip(&p.memory) {
+                *r = if m.in_contact { m.r } else { [0.0; 3] };
+            }
+        }
+    }
+
+    /// Every point's evaluation, pair by pair.
+    pub fn evals(&self) -> impl Iterator<Item = (&Pair, &PointEval)> {
+        self.pairs
+            .iter()
+            .flat_map(|p| p.evals.iter().map(move |e| (p, e)))
+    }
+}

@@ -1,0 +1,421 @@
+//! The run driver: set up, step, record, checkpoint, finish.
+//!
+//! `dynamics` is the integrator (one step: Newton, contact, velocity update);
+//! this module is everything around it: the step control (cut-backs and
+//! adaptive growth, [`control`]), the output files ([`record`]), checkpoints
+//! and restarts ([`checkpoint`]), and stopping cleanly on SIGINT/SIGTERM
+//! (the caller's `stop` flag, checked between steps).
+
+pub mod balance;
+pub mod checkpoint;
+pub mod control;
+mod frame;
+pub mod outdir;
+pub mod preflight;
+pub mod record;
+mod setup;
+
+pub use balance::Balance;
+pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
+pub use control::{advance, StepControl, StepFailure};
+pub use outdir::OutputDirError;
+pub use record::{Recorder, BODY_COLUMNS, CONTACT_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS};
+pub use setup::setup;
+
+use crate::contact::ContactSetupError;
+use crate::dynamics::forces::ForceProbe;
+use crate::dynamics::system::SetupError;
+use crate::dynamics::{Measures, RestoreError, State, StepError, Stepper};
+use crate::linalg::LinearSolveError;
+use crate::model::Model;
+use crate::output::{self, OutputError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How a run reports progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A progress bar (for a terminal).
+    Bar,
+    /// About twenty plain lines on stdout (for pipes and logs).
+    Lines,
+    /// Nothing.
+    Quiet,
+}
+
+/// Options of a run that are not part of the model.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub progress: Progress,
+    /// Write VTK frames (tests may turn them off).
+    pub vtk: bool,
+    /// Write the PNG plots at the end.
+    pub plots: bool,
+    /// Replace an earlier run's files in the output folder (else refuse).
+    pub overwrite: bool,
+    /// Continue from the checkpoint in the output folder.
+    pub restart: bool,
+    /// Set (by a signal handler) to stop after the current step, with a
+    /// checkpoint and the plots.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            progress: Progress::Quiet,
+            vtk: true,
+            plots: true,
+            overwrite: false,
+            restart: false,
+            stop: None,
+        }
+    }
+}
+
+/// What a run measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    pub out_dir: PathBuf,
+    /// Accepted steps (all of them, also those before a restart).
+    pub steps: usize,
+    /// Rejected attempts: steps cut back to half their size.
+    pub cutbacks: usize,
+    /// Smallest step taken.
+    pub smallest_dt: f64,
+    pub final_time: f64,
+    pub initial: Measures,
+    pub last: Measures,
+    /// `max_n |E_n + D_n − W_n − E_0| / max_n (K_n + Π_n)` (`D` the
+    /// frictional work so far, `W` the work of external forces other than
+    /// gravity, whose potential is part of `E`): independent of the
+    /// potential's zero.
+    pub max_energy_drift: f64,
+    /// Total frictional work `Σ Δt w j D` and velocity-update defect.
+    pub dissipation: f64,
+    pub update_defect: f64,
+    /// Largest penetration of an active contact point at a converged step.
+    pub max_penetration: f64,
+    /// `max_n |L_n − L_0| / max(|L_0|, Σ_A |(Mv)_A|)`.
+    pub max_linear_drift: f64,
+    /// `max_n |J_n − J_0| / max(|J_0|, Σ_A |x_A × (Mv)_A|)`.
+    pub max_angular_drift: f64,
+    pub newton_iterations: usize,
+    /// Every step's Newton residual history in this process (for tests of
+    /// the convergence rate).
+    pub residual_histories: Vec<Vec<f64>>,
+    /// The conservation report and its verdict line.
+    pub balance: Balance,
+    /// Stopped early by the `stop` flag (a checkpoint was written).
+    pub interrupted: bool,
+    pub seconds: f64,
+}
+
+impl RunSummary {
+    /// The lines printed at the end of a run: steps, cut-backs, smallest
+    /// step, conservation and the verdict.
+    pub fn report(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} steps to t = {} ({} cut-backs, smallest step {:.4e}), {} Newton iterations, {:.2} s; output in {}",
+            self.steps,
+            self.final_time,
+            self.cutbacks,
+            self.smallest_dt,
+            self.newton_iterations,
+            self.seconds,
+            self.out_dir.display()
+        )];
+        lines.extend(self.balance.report());
+        lines
+    }
+}
+
+/// Why a run stopped early. Every file written before is kept.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("setting up the model: {0}")]
+    Setup(#[from] SetupError),
+    #[error("{0}")]
+    Linear(#[from] LinearSolveError),
+    #[error("contact: {0}")]
+    Contact(#[from] ContactSetupError),
+    #[error("step from t = {t} failed even at dt = {dt:e} after {cutbacks} cut-backs: {source}")]
+    StepFailed {
+        t: f64,
+        dt: f64,
+        cutbacks: usize,
+        #[source]
+        source: StepError,
+    },
+    #[error("{0}")]
+    Output(#[from] OutputError),
+    #[error("{0}")]
+    OutputDir(#[from] OutputDirError),
+    #[error("restart: {0}")]
+    Checkpoint(#[from] CheckpointError),
+    #[error("restart: {dir}: {source}")]
+    Restore {
+        dir: PathBuf,
+        #[source]
+        source: RestoreError,
+    },
+}
+
+impl RunError {
+    /// Whether the input (model, output folder, checkpoint) is at fault
+    /// rather than the computation: exit code 2 rather than 1.
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self,
+            RunError::Setup(_)
+                | RunError::Contact(_)
+                | RunError::OutputDir(_)
+                | RunError::Checkpoint(_)
+                | RunError::Restore { .. }
+                | RunError::Linear(LinearSolveError::TooLarge { .. })
+        )
+    }
+}
+
+impl From<StepFailure> for RunError {
+    fn from(f: StepFailure) -> RunError {
+        RunError::StepFailed {
+            t: f.t,
+            dt: f.dt,
+            cutbacks: f.cutbacks,
+            source: f.source,
+        }
+    }
+}
+
+/// Runs `model`, writing into `model.output.dir`.
+pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    match model.dim {
+        2 => run_dim::<2>(model, opts),
+        3 => run_dim::<3>(model, opts),
+        d => unreachable!("input validation admits only dimension 2 or 3, got {d}"),
+    }
+}
+
+/// What identifies `model` in a checkpoint.
+fn model_key(model: &Model) -> ModelKey {
+    ModelKey {
+        name: model.name.clone(),
+        dim: model.dim,
+        nodes: model.mesh.nodes.len(),
+        bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
+        contacts: model.contacts.len(),
+    }
+}
+
+/// The step controller of a new run.
+fn new_control(model: &Model) -> StepControl {
+    let t = &model.time;
+    StepControl::new(
+        t.dt,
+        t.dt_min,
+        t.end,
+        t.adaptive,
+        model.solver.max_cutbacks,
+        model.output.every,
+    )
+}
+
+/// A fresh start, or the state of the checkpoint in the output folder.
+fn start<const D: usize>(
+    model: &Model,
+    opts: &RunOptions,
+    out: &Path,
+) -> Result<(Stepper<D>, State, StepControl, Recorder), RunError> {
+    let (mut stepper, state) = setup::<D>(model)?;
+    if !opts.restart {
+        outdir::prepare(out, opts.overwrite)?;
+        let rec = Recorder::create(model, &stepper, &state, out, opts.vtk)?;
+        return Ok((stepper, state, new_control(model), rec));
+    }
+    let cp = Checkpoint::read(out)?;
+    cp.check_model(&model_key(model), out)?;
+    stepper
+        .restore(&cp.stepper)
+        .map_err(|source| RunError::Restore {
+            dir: out.to_path_buf(),
+            source,
+        })?;
+    let mut control = cp.control;
+    control.end = model.time.end;
+    let rec = Recorder::resume(model, &stepper, out, opts.vtk, cp.record)?;
+    Ok((stepper, cp.state.into(), control, rec))
+}
+
+fn checkpoint<const D: usize>(
+    model: &Model,
+    stepper: &Stepper<D>,
+    state: &State,
+    control: &StepControl,
+    rec: &Recorder,
+    out: &Path,
+) -> Result<(), OutputError> {
+    Checkpoint {
+        version: checkpoint::CHECKPOINT_VERSION,
+        model: model_key(model),
+        state: state.into(),
+        stepper: stepper.snapshot(),
+        control: control.clone(),
+        record: rec.snapshot(),
+    }
+    .write(out)
+}
+
+fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    let started = Instant::now();
+    let out = model.output.dir.clone();
+    let (mut stepper, mut state, mut control, mut rec) = start::<D>(model, opts, &out)?;
+    let mut probe = ForceProbe::new(model);
+    let progress = ProgressReport::new(opts.progress, &control, state.t);
+    let mut residual_histories = Vec::new();
+    let mut interrupted = false;
+    let every = model.output.checkpoint_every;
+
+    let result = (|| -> Result<(), RunError> {
+        while !control.done(state.t) {
+            if opts.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+                interrupted = true;
+                break;
+            }
+            let targets = control.next_target;
+            let (s1, report, h) = control.step(&mut stepper, &state)?;
+            let forces = probe.evaluate(&stepper, &state, &s1, h).map_err(|source| {
+                RunError::StepFailed {
+                    t: state.t,
+                    dt: h,
+                    cutbacks: 0,
+                    source,
+                }
+            })?;
+            rec.step(&stepper, &model.gravity, &state, &s1, h, &report, &forces)?;
+            residual_histories.push(report.residual_history);
+            state = s1;
+            let landed = control.next_target > targets;
+            if landed && is_output_time(&control, model) || control.done(state.t) {
+                rec.frame(&stepper, &state)?;
+            }
+            if every > 0 && control.steps % every == 0 {
+                checkpoint(model, &stepper, &state, &control, &rec, &out)?;
+            }
+            progress.update(&control, &state, &rec);
+        }
+        if interrupted {
+            checkpoint(model, &stepper, &state, &control, &rec, &out)?;
+        }
+        Ok(())
+    })();
+    progress.finish();
+    let ls = stepper.lu.stats();
+    log::info!(
+        "time: factorization {:.2} s ({} factorizations, {} of the contact block alone, symbolic {:.2} s), linear solves {:.2} s ({} right-hand sides, {} Krylov iterations), assembly {:.2} s, contact {:.2} s, run {:.2} s; linear solver {:?}",
+        ls.factor_seconds,
+        ls.factorizations,
+        ls.trailing_refactorizations,
+        ls.symbolic_seconds,
+        ls.solve_seconds,
+        ls.solves,
+        ls.krylov_iterations,
+        stepper.timing.assembly,
+        stepper.timing.contact,
+        started.elapsed().as_secs_f64(),
+        stepper.lu.plan().method
+    );
+    if opts.plots {
+        // Plots are written even after a failure: they show what was computed.
+        if let Err(e) = output::plot_history(&out.join("history.csv"), &out) {
+            log::warn!("plots not written: {e}");
+        }
+    }
+    result?;
+    let b = rec.balance.clone();
+    Ok(RunSummary {
+        out_dir: out,
+        steps: control.steps,
+        cutbacks: control.cutbacks,
+        smallest_dt: control.smallest,
+        final_time: state.t,
+        initial: b.initial,
+        last: b.last,
+        max_energy_drift: b.relative_drift(),
+        dissipation: b.dissipation,
+        update_defect: b.defect,
+        max_penetration: b.max_penetration,
+        max_linear_drift: b.max_linear_drift,
+        max_angular_drift: b.max_angular_drift,
+        newton_iterations: b.newton_iterations,
+        residual_histories,
+        balance: b,
+        interrupted,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Whether the target just reached is an output time (frames every
+/// `every · dt`; without adaptivity the targets are every `dt`).
+fn is_output_time(control: &StepControl, model: &Model) -> bool {
+    if control.adaptive {
+        return true;
+    }
+    (control.next_target - 1) % model.output.every as u64 == 0
+}
+
+/// Progress bar or lines.
+struct ProgressReport {
+    mode: Progress,
+    bar: Option<indicatif::ProgressBar>,
+    end: f64,
+    line_every: f64,
+    next_line: std::cell::Cell<f64>,
+}
+
+impl ProgressReport {
+    fn new(mode: Progress, control: &StepControl, t0: f64) -> ProgressReport {
+        let bar = (mode == Progress::Bar).then(|| {
+            let b = indicatif::ProgressBar::new(1000);
+            b.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} t = {msg}  eta {eta}")
+                    .expect("valid template"),
+            );
+            b
+        });
+        ProgressReport {
+            mode,
+            bar,
+            end: control.end,
+            line_every: control.end / 20.0,
+            next_line: std::cell::Cell::new(t0 + control.end / 20.0),
+        }
+    }
+
+    fn update(&self, control: &StepControl, s: &State, rec: &Recorder) {
+        if let Some(b) = &self.bar {
+            b.set_position((1000.0 * s.t / self.end) as u64);
+            b.set_message(format!("{:.4}  step {}", s.t, control.steps));
+        } else if self.mode == Progress::Lines
+            && (s.t >= self.next_line.get() * (1.0 - 1e-12) || control.done(s.t))
+        {
+            self.next_line.set(self.next_line.get() + self.line_every);
+            println!(
+                "step {}  t = {:.6}  E = {:.12e}  newton {}  cut-backs {}",
+                control.steps,
+                s.t,
+                rec.balance.last.total(),
+                rec.balance.newton_iterations,
+                control.cutbacks
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}

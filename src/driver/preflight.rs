@@ -1,0 +1,253 @@
+//! What `emcontact check` prints and what `run` prints first: the model's
+//! size, mass, stable step, penalties, estimates of memory and time per
+//! step, and warnings (the input's own, see [`crate::model::Warning`], and
+//! the model's: a step far above the stable step, a penalty taken from a much
+//! stiffer body, meshed regions that are no body, a run that needs most of
+//! the machine's memory).
+
+use crate::contact::enforce::DEFAULT_SOLVER;
+use crate::contact::set::penalty_factor;
+use crate::contact::ContactSet;
+use crate::dynamics::model_info;
+use crate::input::budget::{self, Size};
+use crate::model::{Enforcement, MasterSpec, Model};
+
+/// A model's figures and warnings.
+#[derive(Debug, Clone, Default)]
+pub struct Preflight {
+    /// Lines describing the model.
+    pub info: Vec<String>,
+    /// Warnings, each one line naming the file and the key.
+    pub warnings: Vec<String>,
+}
+
+/// Time steps above this many stable explicit steps get a warning.
+pub const DT_WARN_RATIO: f64 = 100.0;
+
+/// Checks `model` (built by `input::load`). Errors (a degenerate element, a
+/// contact surface that cannot be used) are messages naming the file.
+pub fn preflight(model: &Model) -> Result<Preflight, String> {
+    let file = model.source.display().to_string();
+    let mut p = Preflight::default();
+    for w in &model.warnings {
+        let line = w.line.map(|l| format!(", line {l}")).unwrap_or_default();
+        p.warnings
+            .push(format!("{file}{line}: {}: {}", w.key, w.message));
+    }
+    let info = model_info(model).map_err(|e| format!("{file}: mesh: {e}"))?;
+    p.info.push(format!(
+        "{file}: {}D, {} body(ies)",
+        model.dim,
+        model.bodies.len()
+    ));
+    for (name, n, m) in &info.bodies {
+        p.info
+            .push(format!("  body {name}: {n} elements, mass {m:.6e}"));
+    }
+    let total: f64 = info.bodies.iter().map(|b| b.2).sum();
+    p.info.push(format!(
+        "nodes {}  elements {}  dofs {}  total mass {total:.6e}",
+        info.nodes, info.elements, info.dofs
+    ));
+    let ratio = model.time.dt / info.stable_dt;
+    p.info.push(format!(
+        "stable explicit dt ≈ {:.4e}; dt = {:.4e} is {ratio:.1}× that",
+        info.stable_dt, model.time.dt
+    ));
+    if ratio > DT_WARN_RATIO {
+        let what = format!(
+            "time.dt: {:.4e} is {ratio:.0}× the explicit stable step {:.3e}: the implicit scheme stays stable, but waves shorter than about {ratio:.0} element lengths are not resolved",
+            model.time.dt, info.stable_dt
+        );
+        if model.contacts.is_empty() {
+            // free motion: large steps are what the energy-momentum scheme is for
+            p.info.push(format!("note: {what}"));
+        } else {
+            p.warnings.push(format!(
+                "{file}: {what}, an impact is spread over few steps and Newton may need cut-backs; the validation cases use at most about 15×"
+            ));
+        }
+    }
+    let size = Size {
+        nodes: info.nodes as f64,
+        elements: info.elements as f64,
+        per_element: if model.dim == 3 { 8.0 } else { 4.0 },
+    };
+    let need = budget::run_bytes_with(model.dim, size, model.solver.linear);
+    let have = budget::machine_bytes();
+    p.info.push(format!(
+        "estimated memory {} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
+        budget::human(need),
+        have.map_or("an unknown amount".into(), budget::human),
+        budget::seconds_per_step(model.dim, size, model.solver.linear)
+    ));
+    // the linear solver's choice, from the elimination tree of this mesh's node graph
+    let plan =
+        crate::dynamics::linear_plan(model).map_err(|e| format!("{file}: solver.linear: {e}"))?;
+    p.info.push(format!(
+        "linear solver: {}; direct factors ≈ {} ({} available)",
+        match plan.method {
+            crate::linalg::LinearMethod::Iterative =>
+                "iterative (GMRES, node-block Jacobi)".to_string(),
+            _ => format!(
+                "direct (symmetric-pattern LU, {:?} ordering)",
+                plan.ordering
+            ),
+        },
+        budget::human(plan.factor_bytes),
+        budget::human(plan.available)
+    ));
+    if let Some(h) = have {
+        if need > 0.5 * h {
+            p.warnings.push(format!(
+                "{file}: mesh: the run needs an estimated {} of the machine's {}",
+                budget::human(need),
+                budget::human(h)
+            ));
+        }
+    }
+    no_body_warnings(model, &file, &mut p.warnings);
+    contacts(model, &file, &mut p)?;
+    p.info
+        .push(format!("output: {}", model.output.dir.display()));
+    Ok(p)
+}
+
+/// Body of each mesh node (`None`: no body).
+fn node_bodies(model: &Model) -> Vec<Option<usize>> {
+    let mut owner = vec![None; model.mesh.nodes.len()];
+    for (b, body) in model.bodies.iter().enumerate() {
+        if let Some(g) = model.mesh.group(&body.group) {
+            for e in &g.elements {
+                for &a in e.nodes() {
+                    owner[a] = Some(b);
+                }
+            }
+        }
+    }
+    owner
+}
+
+/// Volume groups of the mesh that are no body (their nodes are held fixed).
+fn no_body_warnings(model: &Model, file: &str, out: &mut Vec<String>) {
+    let used: Vec<&str> = model.bodies.iter().map(|b| b.group.as_str()).collect();
+    let owner = node_bodies(model);
+    for g in model.mesh.groups.iter().filter(|g| g.dim == model.dim) {
+        if used.contains(&g.name.as_str()) {
+            continue;
+        }
+        let contact = model.contacts.iter().any(|c| {
+            let touches = |name: &str| {
+                model.mesh.group(name).is_some_and(|s| {
+                    s.elements
+                        .iter()
+                        .flat_map(|e| e.nodes())
+                        .any(|&a| owner[a].is_none())
+                })
+            };
+            touches(&c.slave) || matches!(&c.master, MasterSpec::Surface(m) if touches(m))
+        });
+        out.push(format!(
+            "{file}: mesh: the {}D group \"{}\" ({} elements) is no body: its nodes are held fixed{}",
+            g.dim,
+            g.name,
+            g.elements.len(),
+            if contact {
+                ", and a contact surface on it acts as a rigid obstacle (its reaction is the `no_body` row of reactions.csv)"
+            } else {
+                " and it is not written to the output (add a [[body]] for it, or leave it out of the mesh)"
+            }
+        ));
+    }
+}
+
+/// Per pair: sizes, penalties and where they come from; a warning when the
+/// default penalty comes from a body much stiffer than the pair's softer one.
+fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> {
+    let stiff = |b: usize| model.bodies[b].material.p_wave_modulus();
+    let stiffness = (0..model.bodies.len()).map(stiff).fold(0.0, f64::max);
+    let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
+    let owner = node_bodies(model);
+    let body_of = |group: &str| -> Option<usize> {
+        let g = model.mesh.group(group)?;
+        g.elements
+            .iter()
+            .flat_map(|e| e.nodes())
+            .find_map(|&a| owner[a])
+    };
+    let set = ContactSet::new(model, model.dim).map_err(|e| format!("{file}: contact: {e}"))?;
+    for (i, (spec, c)) in model.contacts.iter().zip(&set.pairs).enumerate() {
+        let how = match spec.enforcement {
+            Enforcement::Exact => format!(
+                "exact (solver {})",
+                spec.solver.as_deref().unwrap_or(DEFAULT_SOLVER)
+            ),
+            Enforcement::AugmentedLagrangian => "augmented Lagrangian".to_string(),
+            Enforcement::Penalty => {
+                let why = if spec.penalty.is_some() {
+                    "given".to_string()
+                } else {
+                    format!(
+                        "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}, from the stiffest body and the densest",
+                        penalty_factor(spec.enforcement),
+                        stiffness / c.surface.h,
+                        2.0 * density * c.surface.h / (model.time.dt * model.time.dt),
+                        c.surface.h
+                    )
+                };
+                format!(
+                    "penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}",
+                    c.eps_n, c.eps_t
+                )
+            }
+        };
+        let law = if c.has_multipliers() {
+            format!(
+                ", tolerance {:.3e} (length), drift bound {:.3e} (length)",
+                c.tol_abs, c.drift_bound
+            )
+        } else {
+            String::new()
+        };
+        p.info.push(format!(
+            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}{law}",
+            c.surface.slaves.len(),
+            c.surface.n_faces(),
+            spec.friction,
+        ));
+        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty {
+            continue;
+        }
+        let soft = [
+            Some(spec.slave.as_str()),
+            match &spec.master {
+                MasterSpec::Surface(m) => Some(m.as_str()),
+                MasterSpec::Plane { .. } => None,
+            },
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(body_of)
+        .map(|b| (stiff(b), b))
+        .fold(None, |acc: Option<(f64, usize)>, x| match acc {
+            Some(a) if a.0 <= x.0 => Some(a),
+            _ => Some(x),
+        });
+        if let Some((k, b)) = soft {
+            let bulk = stiffness / c.surface.h;
+            if stiffness > 100.0 * k
+                && bulk >= 2.0 * density * c.surface.h / (model.time.dt * model.time.dt)
+            {
+                p.warnings.push(format!(
+                    "{file}: contact[{i}].penalty: the default ε_N = {:.3e} comes from the stiffest body's (λ+2μ) = {:.3e}, {:.0}× that of body \"{}\" in this pair; a penalty that stiff makes the Newton matrices ill-conditioned; consider penalty ≈ {:.3e} (1000·(λ+2μ)/h of the softer body)",
+                    c.eps_n,
+                    stiffness,
+                    stiffness / k,
+                    model.bodies[b].name,
+                    1000.0 * k / c.surface.h
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,311 @@
+//! Newton's method on the end-of-step positions, with the contact multipliers
+//! of exact and augmented-Lagrangian enforcement as unknowns of the same
+//! iteration (see [`crate::contact::enforce`]).
+//!
+//! Each iteration: evaluate the residual `R`, the tangent `K` and every contact
+//! point at the iterate; stop when `‖R‖ ≤ tol · scale` and every point meets
+//! the contact law to its tolerance (and no point changes its face or its
+//! drift guard, [`ContactSet::settle`]); otherwise factor `K` and take the
+//! correction — `δx = −K⁻¹R` for the penalty law, the solution of the
+//! condensed contact subproblem with the multipliers otherwise. A correction
+//! that leads to an invalid state (inverted element, non-finite value, failed
+//! projection) is halved, up to eight times; for the penalty law also one
+//! that does not decrease `‖R‖` (backtracking), except where no length does
+//! (a point changing branch), where the full step is taken.
+
+use super::step::{State, StepError, StepReport, Stepper};
+use crate::contact::enforce;
+use crate::contact::{ContactSet, EvalOptions};
+
+/// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
+const ROUND_OFF: f64 = 1e-14;
+/// Halvings of a correction.
+const MAX_HALVINGS: usize = 8;
+/// Newton is "close" to a solution, and the contact set may settle its faces
+/// and drift guards ([`ContactSet::settle`]), below this relative residual and
+/// contact-law violation (relative to the face size). Deciding them at an
+/// iterate this close gives the same decisions as at convergence (the
+/// quadratic phase is one or two iterations from the round-off) and saves
+/// the iterations a restart after convergence costs.
+const SETTLE_RESIDUAL: f64 = 1e-6;
+const SETTLE_VIOLATION: f64 = 1e-6;
+/// The iterates after the first `FREE_FACE_ITERATIONS` corrections hold
+/// their contact faces (see [`ContactSet::evaluate`]); the start and those
+/// first iterates take the closest face. The start of a step is the
+/// positions at `t_n` and the first correction moves the slaves by the
+/// step's slide (up to 0.6 face sizes on the friction blocks), so faces
+/// chosen there are stale; holding them from then on keeps a slave on a
+/// face boundary from cycling between the two faces.
+const FREE_FACE_ITERATIONS: usize = 1;
+/// The penalty law's tangent includes its geometric stiffness once the
+/// relative residual is below this (see [`ContactSet::evaluate`]): a
+/// modified Newton far from the solution, quadratic near it.
+const GEOMETRIC_RESIDUAL: f64 = 1e-2;
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|a| a * a).sum::<f64>().sqrt()
+}
+
+/// Residual size at one iterate.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Eval {
+    pub norm: f64,
+    pub scale: f64,
+    /// The residual's round-off floor `ROUND_OFF_FLOOR · c_M ‖M x₁‖`: the
+    /// inertia term `c_M M (x₁ − x̂)` cancels the digits of the positions, so
+    /// no residual below this can be computed (a rigid motion has a force
+    /// `scale` at round-off, where only this floor tells convergence).
+    pub floor: f64,
+}
+
+impl Eval {
+    fn relative(&self) -> f64 {
+        self.norm / self.scale
+    }
+
+    /// Below the tolerance, or at the round-off floor.
+    fn converged(&self, tol: f64) -> bool {
+        self.norm <= (tol * self.scale).max(self.floor)
+    }
+}
+
+/// See [`Eval::floor`]: a few hundred ulps of the inertia term.
+const ROUND_OFF_FLOOR: f64 = 1e-13;
+
+/// Multipliers of every pair (to blend a halved correction).
+fn multipliers(c: &ContactSet) -> Vec<Vec<[f64; 3]>> {
+    c.pairs.iter().map(|p| p.r.clone()).collect()
+}
+
+fn blend_multipliers(c: &mut ContactSet, old: &[Vec<[f64; 3]>], new: &[Vec<[f64; 3]>], s: f64) {
+    for (p, (o, n)) in c.pairs.iter_mut().zip(old.iter().zip(new)) {
+        for (r, (ro, rn)) in p.r.iter_mut().zip(o.iter().zip(n)) {
+            for i in 0..3 {
+                r[i] = ro[i] + s * (rn[i] - ro[i]);
+            }
+        }
+    }
+}
+
+impl<const D: usize> Stepper<D> {
+    /// Residual (into `r`) and tangent (into `k`) at `x1`, the contact points
+    /// evaluated there (holding their faces if `hold`, see [`ContactSet::evaluate`]).
+    pub(super) fn evaluate(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+    ) -> Result<Eval, StepError> {
+        let (cm, eval) = self.coefficients(dt);
+        let sys = &self.sys;
+        let started = std::time::Instant::now();
+        sys.assemble(x0, x1, eval, &mut self.f, Some(&mut self.k))?;
+        self.timing.assembly += started.elapsed().as_secs_f64();
+        // contact force acts on the bodies: it enters the residual with a minus
+        // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
+        if !self.contacts.is_empty() {
+            let started = std::time::Instant::now();
+            self.mv.iter_mut().for_each(|v| *v = 0.0);
+            self.contacts.evaluate::<D>(
+                x0,
+                x1,
+                dt,
+                options,
+                &mut self.mv,
+                Some((&sys.pattern, &mut self.k)),
+            )?;
+            for i in 0..self.f.len() {
+                self.f[i] -= self.mv[i];
+            }
+            self.timing.contact += started.elapsed().as_secs_f64();
+        }
+        for i in 0..self.r.len() {
+            self.r[i] = x1[i] - self.x_hat[i];
+        }
+        sys.mass_times(&self.r, &mut self.mv);
+        for i in 0..self.r.len() {
+            self.mv[i] *= cm;
+            self.r[i] = self.mv[i] + self.f[i] - self.f_ext[i];
+        }
+        sys.zero_fixed(&mut self.r);
+        sys.zero_fixed(&mut self.mv);
+        sys.mass_times(x1, &mut self.mx);
+        sys.zero_fixed(&mut self.mx);
+        let floor = ROUND_OFF_FLOOR * cm * norm(&self.mx);
+        let n = norm(&self.r);
+        if !n.is_finite() {
+            return Err(StepError::NonFinite);
+        }
+        let scale = norm(&self.mv)
+            .max(norm(&self.f))
+            .max(norm(&self.f_ext))
+            .max(f64::MIN_POSITIVE);
+        sys.add_mass(cm, &mut self.k);
+        sys.apply_fixed(&mut self.k);
+        Ok(Eval {
+            norm: n,
+            scale,
+            floor,
+        })
+    }
+
+    /// The Newton correction at the current iterate into `dx` (the matrix `k`
+    /// and residual `r` of the last evaluation); updates the multipliers.
+    fn correction(&mut self, report: &mut StepReport) -> Result<(), StepError> {
+        let start = std::time::Instant::now();
+        self.lu.update(&self.k)?;
+        let factor = start.elapsed().as_secs_f64();
+        if !self.contacts.has_multipliers() {
+            for i in 0..self.dx.len() {
+                self.dx[i] = -self.r[i];
+            }
+            self.lu.solve_in_place(&mut self.dx)?;
+            return Ok(());
+        }
+        let lu = &mut self.lu;
+        let mut solve =
+            |rhs: &mut [f64], ncols: usize| lu.solve_many_in_place(rhs, ncols).map(|_| ());
+        let mut dump = self.dump_contact.clone().map(|dir| {
+            let count = &mut self.dump_count;
+            move |sp: &enforce::Subproblem| {
+                *count += 1;
+                crate::contact::dump::write(&dir, *count, sp);
+            }
+        });
+        let info = enforce::solve_step::<D>(
+            &mut self.contacts,
+            &self.r,
+            &self.sys.fixed,
+            &mut solve,
+            &mut self.dx,
+            dump.as_mut()
+                .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
+        )?;
+        log::debug!(
+            "newton correction: factorization {factor:.3} s, contact subproblem {:.3} s ({} points, {} library iterations)",
+            info.seconds,
+            info.contacts,
+            info.iterations
+        );
+        if info.contacts > 0 {
+            report.subproblems += 1;
+            report.subproblem_iterations += info.iterations;
+            report.subproblem_error = report.subproblem_error.max(info.error);
+        }
+        Ok(())
+    }
+
+    /// Newton's method on `x1` (from its current value); see the module docs.
+    pub(super) fn newton(
+        &mut self,
+        s0: &State,
+        x1: &mut Vec<f64>,
+        dt: f64,
+        report: &mut StepReport,
+    ) -> Result<(), StepError> {
+        let n = s0.x.len();
+        let options = |hold_faces: bool, previous: &Eval| EvalOptions {
+            hold_faces,
+            geometric: previous.relative() <= GEOMETRIC_RESIDUAL,
+        };
+        let start = EvalOptions {
+            hold_faces: false,
+            geometric: false,
+        };
+        let mut cur = self.evaluate(&s0.x, x1, dt, start)?;
+        report.residual_history.push(cur.relative());
+        let mut it = 0;
+        loop {
+            let (contact, contact_size) = self.contacts.violation(dt);
+            let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
+            let converged = cur.converged(self.params.tolerance);
+            if (close || contact <= 1.0 && converged) && self.contacts.settle() > 0 {
+                report.contact_restarts += 1;
+                cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
+                continue;
+            }
+            if converged && contact <= 1.0 {
+                break;
+            }
+            if it == self.params.max_iterations {
+                return Err(StepError::NoConvergence {
+                    iterations: it,
+                    residual: cur.relative(),
+                    contact,
+                });
+            }
+            it += 1;
+            let opts = options(it > FREE_FACE_ITERATIONS, &cur);
+            let old = multipliers(&self.contacts);
+            self.correction(report)?;
+            let new = multipliers(&self.contacts);
+            // Round-off floor: a correction below ~50 ulp of the positions cannot
+            // reduce the residual further (the inertia term cancels digits of x).
+            let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let xnorm = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let at_round_off = dnorm <= ROUND_OFF * xnorm && contact <= 1.0;
+            let backtrack = !self.contacts.has_multipliers() && !at_round_off;
+            let mut s = 1.0;
+            let mut accepted = None;
+            let mut failure = None;
+            for _ in 0..MAX_HALVINGS {
+                for i in 0..n {
+                    self.x_trial[i] = x1[i] + s * self.dx[i];
+                }
+                blend_multipliers(&mut self.contacts, &old, &new, s);
+                let trial = std::mem::take(&mut self.x_trial);
+                let e = self.evaluate(&s0.x, &trial, dt, opts);
+                self.x_trial = trial;
+                match e {
+                    Ok(e) if !backtrack || e.norm < cur.norm => {
+                        accepted = Some(e);
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => failure = Some(e),
+                }
+                s *= 0.5;
+            }
+            let e = match accepted {
+                Some(e) => e,
+                None if backtrack && failure.is_none() && !self.contacts.is_empty() => {
+                    // No length decreased ‖R‖: where the residual is nonsmooth
+                    // (a point changing branch) that is expected; take the full step.
+                    s = 1.0;
+                    for i in 0..n {
+                        self.x_trial[i] = x1[i] + self.dx[i];
+                    }
+                    let trial = std::mem::take(&mut self.x_trial);
+                    let e = self.evaluate(&s0.x, &trial, dt, opts);
+                    self.x_trial = trial;
+                    e?
+                }
+                None => {
+                    return Err(failure.unwrap_or(StepError::NoConvergence {
+                        iterations: it,
+                        residual: cur.relative(),
+                        contact,
+                    }))
+                }
+            };
+            std::mem::swap(x1, &mut self.x_trial);
+            cur = e;
+            report.residual_history.push(cur.relative());
+            log::trace!(
+                "newton {it}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
+                cur.relative(),
+                self.contacts.violation(dt).0,
+                report.subproblems,
+                report.subproblem_iterations,
+                report.subproblem_error
+            );
+            if at_round_off {
+                break;
+            }
+        }
+        report.iterations += it;
+        report.residual = cur.relative();
+        Ok(())
+    }
+}

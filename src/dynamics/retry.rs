@@ -1,0 +1,25 @@
+//! Which step failures the run's step control may retry with a smaller step.
+//!
+//! Kept beside [`StepError`] on purpose: the match below is exhaustive (no
+//! wildcard), so every new variant must be classified here before it compiles.
+
+use super::step::StepError;
+
+impl StepError {
+    /// Whether a smaller step may succeed where this one failed. The driver
+    /// cuts a retryable failure back (halves the step) and stops the run on
+    /// any other. Every failure of today's stepper is a property of the step
+    /// size: Newton's convergence radius, an element inverted by too large an
+    /// increment, a matrix made singular by it, a contact subproblem that a
+    /// larger inertia term (`c_M M ∝ 1/Δt²`) makes better conditioned.
+    pub fn retryable(&self) -> bool {
+        match self {
+            StepError::NoConvergence { .. } => true,
+            StepError::Element(_) => true,
+            StepError::Linear(_) => true,
+            StepError::NonFinite => true,
+            StepError::Contact(_) => true,
+            StepError::Enforcement(_) => true,
+        }
+    }
+}

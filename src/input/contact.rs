@@ -1,0 +1,251 @@
+//! `[[contact]]`: pairs, their checks, and the keys that have no effect.
+
+use super::raw::RawContact;
+use super::{missing_group, Ctx, InputError};
+use crate::mesh::Mesh;
+use crate::model::{ContactSpec, ContactTangent, Enforcement, Integrator, MasterSpec, Warning};
+use std::ops::Range;
+use toml::Spanned;
+
+/// Keys of `[[contact]]` `i` that are set but have no effect.
+pub(super) fn contact_warnings(
+    ctx: &Ctx,
+    c: &RawContact,
+    spec: &ContactSpec,
+    i: usize,
+    integrator: Integrator,
+    out: &mut Vec<Warning>,
+) {
+    let mut unused = |key: &str, span: Range<usize>, why: &str| {
+        out.push(Warning {
+            key: format!("contact[{i}].{key}"),
+            line: Some(ctx.line_of(span)),
+            message: format!("has no effect {why}"),
+        })
+    };
+    if spec.enforcement == Enforcement::Penalty {
+        if let Some(v) = &c.tolerance {
+            unused(
+                "tolerance",
+                v.span(),
+                "with enforcement = \"penalty\" (no constraint tolerance is enforced)",
+            );
+        }
+    } else {
+        for (key, v) in [
+            ("penalty", &c.penalty),
+            ("tangential_penalty", &c.tangential_penalty),
+        ] {
+            if let Some(v) = v {
+                unused(
+                    key,
+                    v.span(),
+                    "with exact or augmented-Lagrangian enforcement (the penalties are the penalty law's)",
+                );
+            }
+        }
+    }
+    if spec.enforcement != Enforcement::Exact {
+        if let Some(v) = &c.solver {
+            unused(
+                "solver",
+                v.span(),
+                "unless enforcement = \"exact\" (the library solves only exact enforcement's subproblems)",
+            );
+        }
+    }
+    if spec.friction == 0.0 {
+        if let Some(v) = &c.tangential_penalty {
+            unused(
+                "tangential_penalty",
+                v.span(),
+                "without friction (friction = 0)",
+            );
+        }
+    }
+    if let (Integrator::Newmark { .. }, Some(v)) = (integrator, &c.velocity_update) {
+        unused(
+            "velocity_update",
+            v.span(),
+            "with integrator = \"newmark\" (the update belongs to the energy-momentum scheme)",
+        );
+    }
+}
+
+/// A surface group for contact: must exist and hold boundary elements (dimension `dim − 1`).
+fn surface_group(
+    ctx: &Ctx,
+    name: &Spanned<String>,
+    key: &str,
+    dim: usize,
+    mesh: &Mesh,
+) -> Result<String, InputError> {
+    let n = name.get_ref();
+    let Some(g) = mesh.group(n) else {
+        return ctx.err(Some(name.span()), key, missing_group(n, mesh));
+    };
+    if g.dim + 1 != dim {
+        return ctx.err(
+            Some(name.span()),
+            key,
+            format!(
+                "group \"{n}\" has dimension {}: contact needs a surface group (dimension {})",
+                g.dim,
+                dim - 1
+            ),
+        );
+    }
+    Ok(n.clone())
+}
+
+pub(super) fn build_contact(
+    ctx: &Ctx,
+    c: &RawContact,
+    i: usize,
+    dim: usize,
+    mesh: &Mesh,
+) -> Result<ContactSpec, InputError> {
+    let key = format!("contact[{i}]");
+    let slave = surface_group(ctx, &c.slave, &format!("{key}.slave"), dim, mesh)?;
+    let master = match (&c.master, &c.master_plane) {
+        (Some(m), None) => {
+            MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?)
+        }
+        (None, Some(p)) => {
+            let plane = p.get_ref();
+            let point = ctx.vector(&plane.point, &format!("{key}.master_plane.point"), dim)?;
+            let normal = ctx.vector(&plane.normal, &format!("{key}.master_plane.normal"), dim)?;
+            let len = normal.iter().map(|v| v * v).sum::<f64>().sqrt();
+            if len == 0.0 {
+                return ctx.err(
+                    Some(plane.normal.span()),
+                    format!("{key}.master_plane.normal"),
+                    "must not be the zero vector",
+                );
+            }
+            MasterSpec::Plane {
+                point,
+                normal: [normal[0] / len, normal[1] / len, normal[2] / len],
+            }
+        }
+        (Some(m), Some(_)) => {
+            return ctx.err(
+                Some(m.span()),
+                format!("{key}.master"),
+                "give either `master` or `master_plane`, not both",
+            )
+        }
+        (None, None) => {
+            return ctx.err(
+                Some(c.slave.span()),
+                format!("{key}.master"),
+                "missing: give `master` or `master_plane`",
+            )
+        }
+    };
+    if let MasterSpec::Surface(m) = &master {
+        if *m == slave {
+            return ctx.err(
+                Some(c.slave.span()),
+                format!("{key}.slave"),
+                "slave and master must be different surfaces",
+            );
+        }
+    }
+    let friction = match &c.friction {
+        Some(f) if !(*f.get_ref() >= 0.0 && f.get_ref().is_finite()) => {
+            return ctx.err(
+                Some(f.span()),
+                format!("{key}.friction"),
+                format!("must be ≥ 0, got {}", f.get_ref()),
+            )
+        }
+        Some(f) => *f.get_ref(),
+        None => 0.0,
+    };
+    let enforcement = match c
+        .enforcement
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        Some(("augmented-lagrangian", _)) => Enforcement::AugmentedLagrangian,
+        None | Some(("exact", _)) => Enforcement::Exact,
+        Some(("penalty", _)) => Enforcement::Penalty,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                format!("{key}.enforcement"),
+                format!(
+                    "expected \"exact\", \"augmented-lagrangian\" or \"penalty\", got \"{other}\""
+                ),
+            )
+        }
+    };
+    let solver = match &c.solver {
+        None => None,
+        Some(s) if crate::nonsmooth::is_solver(s.get_ref()) => Some(s.get_ref().clone()),
+        Some(s) => {
+            return ctx.err(
+                Some(s.span()),
+                format!("{key}.solver"),
+                format!(
+                    "unknown solver \"{}\" (`emcontact fc solvers` lists them)",
+                    s.get_ref()
+                ),
+            )
+        }
+    };
+    let tangent = match c.tangent.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+        None | Some(("exact", _)) => ContactTangent::Exact,
+        Some(("finite-difference", _)) => ContactTangent::FiniteDifference,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                format!("{key}.tangent"),
+                format!("expected \"exact\" or \"finite-difference\", got \"{other}\""),
+            )
+        }
+    };
+    if let Some(m) = &c.max_augmentations {
+        return ctx.err(
+            Some(m.span()),
+            format!("{key}.max_augmentations"),
+            "this key was removed: the multipliers are solved inside Newton, there is no \
+             augmentation loop any more; delete the key"
+                .to_string(),
+        );
+    }
+    let penalty = c
+        .penalty
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.penalty")))
+        .transpose()?;
+    let tangential_penalty = c
+        .tangential_penalty
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.tangential_penalty")))
+        .transpose()?;
+    let tolerance = c
+        .tolerance
+        .as_ref()
+        .map(|v| ctx.positive(v, &format!("{key}.tolerance")))
+        .transpose()?
+        .unwrap_or(super::DEFAULT_CONTACT_TOLERANCE);
+    let velocity_update = c
+        .velocity_update
+        .as_ref()
+        .map(|v| *v.get_ref())
+        .unwrap_or(true);
+    Ok(ContactSpec {
+        slave,
+        master,
+        friction,
+        enforcement,
+        penalty,
+        tangential_penalty,
+        tolerance,
+        velocity_update,
+        solver,
+        tangent,
+    })
+}
