@@ -23,6 +23,11 @@
 //! * **Exact**: the problem is solved by the library (warm-started from
 //!   `r_old`) to its tolerance, so every Newton iterate satisfies the law of
 //!   its linearization, and Newton on `x` converges to the law itself.
+//! A stated `tangential_penalty` ε_T regularizes stick (see
+//! [`super::set::Pair::tangential_compliance`]): `W` gets the compliance
+//! `1/(w j ε_T Δt)` on its tangential diagonal, which is the penalty law's
+//! stick `t_T = −ε_T Δt v_T` with the normal constraint and the cone exact.
+//!
 //! * **Augmented Lagrangian**: one semismooth Newton step on the
 //!   Alart–Curnier equations `Φ(r, u) = 0` (Alart & Curnier 1991; Acary et
 //!   al. 2017 eq. 11; the library's [`NsnFunction::AlartCurnier`]) with the
@@ -247,6 +252,7 @@ pub fn solve_step<const D: usize>(
     set: &mut ContactSet,
     residual: &[f64],
     fixed: &[bool],
+    dt: f64,
     solve: &mut dyn FnMut(&mut [f64], usize) -> Result<(), LinearSolveError>,
     dx: &mut [f64],
     export: Option<&mut dyn FnMut(&Subproblem)>,
@@ -262,7 +268,7 @@ pub fn solve_step<const D: usize>(
         dx.iter_mut().for_each(|v| *v = -*v);
         return Ok(SubproblemInfo::default());
     }
-    let (w, h) = delassus::<D>(set, &cands, fixed, solve)?;
+    let (mut w, h) = delassus::<D>(set, &cands, fixed, solve)?;
     let mut u = vec![0.0; m];
     let mut r_old = vec![0.0; m];
     let mut mu = Vec::with_capacity(cands.len());
@@ -299,6 +305,16 @@ pub fn solve_step<const D: usize>(
     for j in 0..m {
         for i in 0..m {
             q[i] -= w[j * m + i] * r_old[j];
+        }
+    }
+    // A stated tangential regularization is a compliance on the tangential
+    // diagonal (Pair::tangential_compliance): the law sees u_T + C r_T with
+    // the whole r, so it joins W after q (which holds W r_old) is formed.
+    for (ci, c) in cands.iter().enumerate() {
+        let comp = set.pairs[c.pair].tangential_compliance(c.point, dt);
+        for i in 1..D {
+            let j = ci * D + i;
+            w[j * m + j] += comp;
         }
     }
     if let Some(f) = export {

@@ -200,6 +200,31 @@ impl Pair {
         self.spec.enforcement != Enforcement::Penalty
     }
 
+    /// Tangential compliance of point `k` (velocity per force) under exact
+    /// or augmented-Lagrangian enforcement: `1/(w j ε_T Δt)` when the input
+    /// states a `tangential_penalty`, else 0 (Coulomb's law exactly). It
+    /// regularizes stick as the penalty law's return map does (stick means
+    /// `v_T = −t_T/(ε_T Δt)`, not `v_T = 0`) while the normal constraint and
+    /// the cone stay exact: in the subproblem it adds to the tangential
+    /// diagonal of `W` (see [`super::enforce`]).
+    pub fn tangential_compliance(&self, k: usize, dt: f64) -> f64 {
+        match self.spec.tangential_penalty {
+            Some(eps) if self.has_multipliers() => 1.0 / (self.surface.weights[k] * eps * dt),
+            _ => 0.0,
+        }
+    }
+
+    /// The point velocities the law sees: `u` with the tangential compliance
+    /// `u_T + C r_T` (see [`Pair::tangential_compliance`]).
+    pub fn law_velocity(&self, k: usize, dt: f64) -> [f64; 3] {
+        let c = self.tangential_compliance(k, dt);
+        let (mut u, r) = (self.lin[k].u, self.r[k]);
+        for i in 1..3 {
+            u[i] += c * r[i];
+        }
+        u
+    }
+
     /// The force law of point `k` in a linearization.
     fn force_law(&self, k: usize, dt: f64) -> ForceLaw {
         if self.has_multipliers() {
@@ -294,6 +319,8 @@ impl Pair {
             }
         }
         ev.slip_rate = tangential_norm(lin.u, nt);
+        // with a tangential compliance the law sees u_T + C r_T: a point
+        // sticks when that vanishes (classify's cone test agrees)
         ev
     }
 }
@@ -445,7 +472,8 @@ impl ContactSet {
                 if !p.evaluated[k] || p.lin[k].beside {
                     continue;
                 }
-                let v = violation(p.r[k], p.lin[k].u, p.spec.friction, p.lin[k].nt, dt);
+                let u = p.law_velocity(k, dt);
+                let v = violation(p.r[k], u, p.spec.friction, p.lin[k].nt, dt);
                 tol = tol.max(v / p.tol_abs);
                 size = size.max(v / p.surface.h);
             }
