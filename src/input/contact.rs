@@ -32,17 +32,12 @@ pub(super) fn contact_warnings(
             );
         }
     } else {
-        for (key, v) in [
-            ("penalty", &c.penalty),
-            ("tangential_penalty", &c.tangential_penalty),
-        ] {
-            if let Some(v) = v {
-                unused(
-                    key,
-                    v.span(),
-                    "with exact or augmented-Lagrangian enforcement (the penalties are the penalty law's)",
-                );
-            }
+        if let Some(v) = &c.penalty {
+            unused(
+                "penalty",
+                v.span(),
+                "with exact or augmented-Lagrangian enforcement (the normal penalty is the penalty law's)",
+            );
         }
     }
     if spec.enforcement != Enforcement::Exact {
