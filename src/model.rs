@@ -37,6 +37,8 @@ pub struct SolverParams {
     pub max_iterations: usize,
     /// How many times a failed step may be halved.
     pub max_cutbacks: usize,
+    /// How the linear systems are solved (`[solver] linear`).
+    pub linear: crate::linalg::LinearMethod,
 }
 
 /// Output settings.

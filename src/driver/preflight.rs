@@ -73,13 +73,29 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
         elements: info.elements as f64,
         per_element: if model.dim == 3 { 8.0 } else { 4.0 },
     };
-    let need = budget::run_bytes(model.dim, size);
+    let need = budget::run_bytes_with(model.dim, size, model.solver.linear);
     let have = budget::machine_bytes();
     p.info.push(format!(
         "estimated memory {} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
         budget::human(need),
         have.map_or("an unknown amount".into(), budget::human),
-        budget::seconds_per_step(model.dim, size)
+        budget::seconds_per_step(model.dim, size, model.solver.linear)
+    ));
+    // the linear solver's choice, from the elimination tree of this mesh's node graph
+    let plan =
+        crate::dynamics::linear_plan(model).map_err(|e| format!("{file}: solver.linear: {e}"))?;
+    p.info.push(format!(
+        "linear solver: {}; direct factors ≈ {} ({} available)",
+        match plan.method {
+            crate::linalg::LinearMethod::Iterative =>
+                "iterative (GMRES, node-block Jacobi)".to_string(),
+            _ => format!(
+                "direct (symmetric-pattern LU, {:?} ordering)",
+                plan.ordering
+            ),
+        },
+        budget::human(plan.factor_bytes),
+        budget::human(plan.available)
     ));
     if let Some(h) = have {
         if need > 0.5 * h {

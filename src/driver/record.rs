@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 25] = [
+pub const HISTORY_COLUMNS: [&str; 27] = [
     "t",
     "dt",
     "kinetic",
@@ -39,6 +39,8 @@ pub const HISTORY_COLUMNS: [&str; 25] = [
     "linear_scale",
     "angular_scale",
     "max_penetration_h",
+    "linear_iterations",
+    "factorizations",
 ];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
@@ -298,6 +300,8 @@ impl Recorder {
             m.linear_scale,
             m.angular_scale,
             r.max_penetration_h,
+            r.linear_iterations as f64,
+            r.factorizations as f64,
         ])
     }
 

@@ -99,10 +99,13 @@ impl<const D: usize> Stepper<D> {
     ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let sys = &self.sys;
+        let started = std::time::Instant::now();
         sys.assemble(x0, x1, eval, &mut self.f, Some(&mut self.k))?;
+        self.timing.assembly += started.elapsed().as_secs_f64();
         // contact force acts on the bodies: it enters the residual with a minus
         // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
         if !self.contacts.is_empty() {
+            let started = std::time::Instant::now();
             self.mv.iter_mut().for_each(|v| *v = 0.0);
             self.contacts.evaluate::<D>(
                 x0,
@@ -115,6 +118,7 @@ impl<const D: usize> Stepper<D> {
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
             }
+            self.timing.contact += started.elapsed().as_secs_f64();
         }
         for i in 0..self.r.len() {
             self.r[i] = x1[i] - self.x_hat[i];
@@ -150,7 +154,7 @@ impl<const D: usize> Stepper<D> {
     /// and residual `r` of the last evaluation); updates the multipliers.
     fn correction(&mut self, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
         let start = std::time::Instant::now();
-        self.lu.factorize(&self.sys.pattern, &self.k)?;
+        self.lu.update(&self.k)?;
         let factor = start.elapsed().as_secs_f64();
         if !self.contacts.has_multipliers() {
             for i in 0..self.dx.len() {
@@ -159,8 +163,9 @@ impl<const D: usize> Stepper<D> {
             self.lu.solve_in_place(&mut self.dx)?;
             return Ok(());
         }
-        let lu = &self.lu;
-        let mut solve = |rhs: &mut [f64], ncols: usize| lu.solve_columns(rhs, ncols);
+        let lu = &mut self.lu;
+        let mut solve =
+            |rhs: &mut [f64], ncols: usize| lu.solve_many_in_place(rhs, ncols).map(|_| ());
         let mut dump = self.dump_contact.clone().map(|dir| {
             let count = &mut self.dump_count;
             move |sp: &enforce::Subproblem| {
