@@ -174,4 +174,8 @@ pub struct ContactSpec {
     /// subproblems (`None`: the default).
     pub solver: Option<String>,
     pub tangent: ContactTangent,
+    /// 1: the slave nodes against the master surface; 2 (two-pass): also the
+    /// master's nodes against the slave surface, so that neither surface
+    /// sinks into the other.
+    pub passes: u8,
 }

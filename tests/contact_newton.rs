@@ -115,7 +115,9 @@ fn contact_subproblems_are_written_as_fclib_files() {
     use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
     let dir = tempfile::tempdir().unwrap();
     let dump = dir.path().join("dump");
-    let reports = steps(&blocks(0.8, "exact", 0.3), Some(&dump));
+    // one pass: the problem holds the cube's 25 bottom nodes
+    let text = blocks(0.8, "exact", 0.3).replace("friction = 0.8", "friction = 0.8\npasses = 1");
+    let reports = steps(&text, Some(&dump));
     let first = &reports[2];
     assert!(first.subproblems > 0);
     let mut files: Vec<_> = std::fs::read_dir(&dump)

@@ -133,7 +133,12 @@ fn compare<const D: usize>(
                 };
         }
     }
-    let p = &mut set.pairs[pair];
+    // the first pass of the `pair`-th [[contact]]
+    let p = set
+        .pairs
+        .iter_mut()
+        .find(|p| p.input == pair && p.pass == 1)
+        .expect("the pair");
     p.narrow.detect(&p.surface, &x1, false);
     let k = p
         .surface

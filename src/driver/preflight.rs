@@ -176,7 +176,8 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
             .find_map(|&a| owner[a])
     };
     let set = ContactSet::new(model, model.dim).map_err(|e| format!("{file}: contact: {e}"))?;
-    for (i, (spec, c)) in model.contacts.iter().zip(&set.pairs).enumerate() {
+    for c in &set.pairs {
+        let (i, spec) = (c.input, &model.contacts[c.input]);
         let how = match spec.enforcement {
             Enforcement::Exact => format!(
                 "exact (solver {})",
@@ -209,13 +210,21 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
         } else {
             String::new()
         };
+        if !c.enforced {
+            p.info.push(format!(
+                "contact[{i}] pass 2: depth of {} master nodes in the slave body measured (passes = 1)",
+                c.surface.slaves.len()
+            ));
+            continue;
+        }
         p.info.push(format!(
-            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}{law}",
+            "contact[{i}]{}: {} slave nodes, {} master faces, μ = {}, {how}{law}",
+            if c.pass == 2 { " pass 2" } else { "" },
             c.surface.slaves.len(),
             c.surface.n_faces(),
             spec.friction,
         ));
-        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty {
+        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty || c.pass == 2 {
             continue;
         }
         let soft = [

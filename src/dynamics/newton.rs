@@ -152,7 +152,7 @@ impl<const D: usize> Stepper<D> {
 
     /// The Newton correction at the current iterate into `dx` (the matrix `k`
     /// and residual `r` of the last evaluation); updates the multipliers.
-    fn correction(&mut self, report: &mut StepReport) -> Result<(), StepError> {
+    fn correction(&mut self, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
         let start = std::time::Instant::now();
         self.lu.update(&self.k)?;
         let factor = start.elapsed().as_secs_f64();
@@ -177,6 +177,7 @@ impl<const D: usize> Stepper<D> {
             &mut self.contacts,
             &self.r,
             &self.sys.fixed,
+            dt,
             &mut solve,
             &mut self.dx,
             dump.as_mut()
@@ -238,7 +239,7 @@ impl<const D: usize> Stepper<D> {
             it += 1;
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
-            self.correction(report)?;
+            self.correction(dt, report)?;
             let new = multipliers(&self.contacts);
             // Round-off floor: a correction below ~50 ulp of the positions cannot
             // reduce the residual further (the inertia term cancels digits of x).

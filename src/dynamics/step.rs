@@ -61,8 +61,10 @@ pub struct StepReport {
     pub active: usize,
     pub stick: usize,
     pub slip: usize,
-    /// Largest penetration `max(−g_{n+1})` over active points (0 if none).
+    /// Largest penetration `max(−g_{n+1})` over active points of every pass
+    /// (0 if none), as a length and relative to the pair's face size `h`.
     pub max_penetration: f64,
+    pub max_penetration_h: f64,
     /// Frictional work dissipated in the step, `Δt Σ w j D`.
     pub dissipation: f64,
     /// Energy the velocity update could not restore in the step (`Σ F_l(κ)`).
@@ -304,7 +306,7 @@ impl<const D: usize> Stepper<D> {
             self.k = vec![0.0; nnz];
             log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
         }
-        self.contacts.begin_step(dt);
+        self.contacts.begin_step(&s0.x, dt);
         Ok(())
     }
 
@@ -333,6 +335,13 @@ impl<const D: usize> Stepper<D> {
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
         for (pair, ev) in self.contacts.evals() {
+            // the depth of either surface in the other: a measuring pass's
+            // points carry no force, their depth counts wherever they are
+            // over the slave surface
+            if ev.active() || (!pair.enforced && !ev.beside && ev.g1 < 0.0) {
+                report.max_penetration = report.max_penetration.max(-ev.g1);
+                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pair.surface.h);
+            }
             if !ev.active() {
                 continue;
             }
@@ -344,7 +353,6 @@ impl<const D: usize> Stepper<D> {
                     report.stick += 1;
                 }
             }
-            report.max_penetration = report.max_penetration.max(-ev.g1);
             report.dissipation += dt * ev.weight * ev.dissipation_rate();
         }
     }
