@@ -4,6 +4,7 @@
 
 /// The blocks problem (μ = 0.8, exact contact enforcement, Δt = 0.1)
 /// with `base` and `cube` hex8 divisions.
+#[allow(dead_code)]
 pub fn input(base: [usize; 3], cube: [usize; 3]) -> String {
     format!(
         r#"

@@ -24,6 +24,26 @@ def cpu():
     return time.process_time()
 
 
+def rigid_body_modes(V):
+    """The six rigid-body modes of the displacement space, orthonormalized."""
+    x = V.tabulate_dof_coordinates()
+    nloc = V.dofmap.index_map.size_local
+    x = x[:nloc]
+    modes = np.zeros((6, nloc, 3))
+    for i in range(3):
+        modes[i, :, i] = 1.0
+    # rotations about the three axes: e_k x (x - 0)
+    modes[3, :, 0], modes[3, :, 1] = -x[:, 1], x[:, 0]
+    modes[4, :, 1], modes[4, :, 2] = -x[:, 2], x[:, 1]
+    modes[5, :, 0], modes[5, :, 2] = x[:, 2], -x[:, 0]
+    q, _ = np.linalg.qr(modes.reshape(6, -1).T)
+    vecs = []
+    for k in range(6):
+        v = PETSc.Vec().createWithArray(np.ascontiguousarray(q[:, k]), comm=MPI.COMM_WORLD)
+        vecs.append(v)
+    return PETSc.NullSpace().create(vectors=vecs, comm=MPI.COMM_WORLD)
+
+
 def main():
     nx, ny, nz = (int(v) for v in sys.argv[1:4])
     solver = sys.argv[4] if len(sys.argv) > 4 else "lu"
@@ -83,9 +103,14 @@ def main():
         ksp.getPC().setFactorSolverType("mumps")
         opts["mat_mumps_icntl_7"] = 5  # METIS ordering
     else:
+        # GMRES right-preconditioned by smoothed-aggregation AMG with the
+        # rigid-body modes as near null space, stopped on the true residual
         ksp.setType("gmres")
+        ksp.setPCSide(PETSc.PC.Side.RIGHT)
+        ksp.setNormType(PETSc.KSP.NormType.UNPRECONDITIONED)
         ksp.getPC().setType("gamg")
-        ksp.setTolerances(rtol=1e-12)
+        ksp.setTolerances(rtol=1e-12, max_it=2000)
+        A.setNearNullSpace(rigid_body_modes(V))
     ksp.setFromOptions()
     x = b.duplicate()
     t = cpu()

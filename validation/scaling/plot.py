@@ -1,6 +1,6 @@
 """Cost of one Newton iteration against the number of unknowns, from the
 probe rows of results.txt (validation/scaling/run.sh probe): emcontact's
-direct and iterative paths and DOLFINx/MUMPS, with least-squares exponents
+direct and iterative paths and DOLFINx (MUMPS, GMRES + GAMG), with least-squares exponents
 of time ~ n^p. Usage: python3 plot.py results.txt out.png"""
 
 import re
@@ -17,11 +17,12 @@ def parse(path):
     series = {}
     label = None
     for line in open(path):
-        m = re.match(r"== (emcontact (direct|iterative)|dolfinx lu) ", line)
+        m = re.match(r"== (emcontact (direct|iterative)|dolfinx (lu|gamg)) ", line)
         if m:
             label = {"emcontact direct": "emcontact direct (LU, METIS)",
                      "emcontact iterative": "emcontact iterative (GMRES + block Jacobi)",
-                     "dolfinx lu": "DOLFINx 0.11 MUMPS (LU, METIS)"}[m.group(1)]
+                     "dolfinx lu": "DOLFINx 0.11 MUMPS (LU, METIS)",
+                     "dolfinx gamg": "DOLFINx 0.11 GMRES + GAMG"}[m.group(1)]
             continue
         n = re.search(r"(\d+) dofs", line)
         if n and label:
