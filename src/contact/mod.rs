@@ -15,7 +15,9 @@
 //!    multipliers inside Newton), [`dump`] their subproblems as FCLIB files;
 //! 7. [`update`] — the velocity update (assembly and roots);
 //! 8. [`set`] — the [`ContactSet`] the time step drives with verbs
-//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`).
+//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`);
+//! 9. checks around the steps: [`overlap`] (nodes inside the other body at
+//!    t = 0, and `initial_overlap = "adjust"`).
 //!
 //! Sign conventions: gap `g ≥ 0` separated, `g < 0` penetrated; the normal `ν`
 //! is the master surface's outward unit normal (pointing toward the slave side);
@@ -27,6 +29,7 @@ pub mod enforce;
 pub mod geometry;
 pub mod law;
 pub mod narrow;
+pub mod overlap;
 pub mod point;
 pub mod search;
 pub mod set;

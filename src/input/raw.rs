@@ -152,4 +152,5 @@ pub struct RawContact {
     pub velocity_update: Option<Spanned<bool>>,
     pub solver: Option<Spanned<String>>,
     pub tangent: Option<Spanned<String>>,
+    pub initial_overlap: Option<Spanned<String>>,
 }
