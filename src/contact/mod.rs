@@ -17,7 +17,8 @@
 //! 8. [`set`] — the [`ContactSet`] the time step drives with verbs
 //!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`);
 //! 9. checks around the steps: [`overlap`] (nodes inside the other body at
-//!    t = 0, and `initial_overlap = "adjust"`).
+//!    t = 0, and `initial_overlap = "adjust"`), [`tunnel`] (a slave that
+//!    passed through the master within a converged step).
 //!
 //! Sign conventions: gap `g ≥ 0` separated, `g < 0` penetrated; the normal `ν`
 //! is the master surface's outward unit normal (pointing toward the slave side);
@@ -34,7 +35,9 @@ pub mod point;
 pub mod search;
 pub mod set;
 pub mod surface;
+pub mod tunnel;
 pub mod update;
 
 pub use set::{ContactSet, EvalOptions, Memory, Pair, PointEval};
 pub use surface::ContactSetupError;
+pub use tunnel::Tunnel;

@@ -24,7 +24,7 @@ use super::system::System;
 use crate::contact::enforce::EnforceError;
 use crate::contact::geometry::GeometryError;
 use crate::contact::update::{self, MassInverse};
-use crate::contact::ContactSet;
+use crate::contact::{ContactSet, Tunnel};
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearSolveError, SparseLu};
 use crate::model::{Integrator, SolverParams};
@@ -93,6 +93,9 @@ pub enum StepError {
     Contact(#[from] GeometryError),
     #[error("{0}")]
     Enforcement(#[from] EnforceError),
+    /// A slave passed through the master surface without contact.
+    #[error("{0}")]
+    Tunnelling(#[from] Tunnel),
 }
 
 /// Newton solver state for one system; scratch is allocated once.
@@ -211,6 +214,9 @@ impl<const D: usize> Stepper<D> {
         };
         let mut report = StepReport::default();
         self.newton(s0, &mut x1, dt, &mut report)?;
+        if let Some(t) = self.contacts.tunnelling(&s0.x, &x1) {
+            return Err(StepError::Tunnelling(t));
+        }
         let mut v1 = vec![0.0; x1.len()];
         let a1 = self.velocities(s0, &x1, dt, &mut v1);
         self.contact_statistics(dt, &mut report);

@@ -14,7 +14,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("time.gamma", "number ≥ 0, default 0.5", "Newmark γ (only with `integrator = \"newmark\"`)."),
     ("solver.tolerance", "number > 0, default 1e-10", "Newton stops when ‖R‖ ≤ tolerance · max(‖inertia‖, ‖f_int‖, ‖f_ext‖)."),
     ("solver.max_iterations", "integer ≥ 1, default 25", "Newton iterations per step before the step counts as failed."),
-    ("solver.max_cutbacks", "integer 0–30, default 5", "A failed step (Newton, a contact subproblem, an inverted element, a singular matrix) is retried with half the step, at most this many times in a row and not below `time.dt_min`; then the run stops, keeping every file written."),
+    ("solver.max_cutbacks", "integer 0–30, default 5", "A failed step (Newton, a contact subproblem, an inverted element, a singular matrix, a contact slave that passed through the master surface within the step) is retried with half the step, at most this many times in a row and not below `time.dt_min`; then the run stops, keeping every file written."),
     ("output.dir", "path, default \"out/<name>\"", "Output directory (relative to the input file). `emcontact run --out DIR` overrides it."),
     ("output.every", "integer ≥ 1, default 10", "VTK frames at t = k·every·dt (the first and last state are always written)."),
     ("output.checkpoint_every", "integer ≥ 0, default 100", "Accepted steps between checkpoints (`checkpoint.bin` in the output folder, replaced atomically); 0: only when the run is interrupted (SIGINT, SIGTERM). `emcontact run INPUT --restart DIR` continues from it, bit for bit."),
