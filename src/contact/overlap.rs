@@ -19,9 +19,11 @@
 //! beyond its edge is beside the body, not in it). Against a rigid plane:
 //! `g = (x − p)·ν < −OVERLAP_TOL · h`. `h` is the pair's face size
 //! ([`Surface::h`]); `OVERLAP_TOL = 1e-8` leaves surfaces that touch at
-//! t = 0 (gaps at round-off, ~1e-16 h) alone. The narrow phase looks for
-//! faces within `2h`; a node farther than that from every face but inside
-//! the bounding box of the other body's volume elements (deeply inside) is
+//! t = 0 (gaps at round-off, ~1e-16 h) alone. Only nodes within the
+//! bounding box of the other body (the volume groups that hold its surface's
+//! nodes) are candidates: a node behind an open surface but beyond its body
+//! is not in it. The narrow phase looks for faces within `2h`; a node in
+//! the box but farther than that from every face (deeply inside) is
 //! compared with every face.
 //!
 //! Both surfaces of a pair between two deformable bodies are checked: the
@@ -73,8 +75,8 @@ pub struct Inside {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Overlap {
     pub pair: usize,
-    /// The surface whose nodes are inside, and the other one (a group name,
-    /// or "the rigid plane").
+    /// The surface whose nodes are inside, and the other one (`"name"`, or
+    /// "the rigid plane").
     pub surface: String,
     pub other: String,
     pub dim: usize,
@@ -100,10 +102,11 @@ impl std::fmt::Display for Overlap {
         let d = self.deepest();
         write!(
             f,
-            "contact[{}]: {} node(s) of surface \"{}\" start inside the body of {} (deeper than {OVERLAP_TOL:e}·h, h = {}); the deepest is node {} at {}, {} deep ({:.3} h)",
+            "contact[{}]: {} node(s) of surface \"{}\" start {} {} (deeper than {OVERLAP_TOL:e}·h, h = {}); the deepest is node {} at {}, {} deep ({:.3} h)",
             self.pair,
             self.nodes.len(),
             self.surface,
+            if self.other.starts_with('"') { "inside the body of" } else { "behind" },
             self.other,
             num(self.h),
             d.node,
@@ -166,7 +169,10 @@ impl std::fmt::Display for Moved {
 pub enum OverlapError {
     /// Nodes inside the other body (each overlap on its own line).
     #[error("{}", inside_message(file, overlaps))]
-    Inside { file: PathBuf, overlaps: Vec<Overlap> },
+    Inside {
+        file: PathBuf,
+        overlaps: Vec<Overlap>,
+    },
     #[error("{}: contact: {source}", file.display())]
     Setup {
         file: PathBuf,
@@ -240,7 +246,11 @@ fn body_box(mesh: &Mesh, dim: usize, nodes: &[bool]) -> Option<[[f64; 3]; 2]> {
 
 /// The slave nodes of `s` inside the other body (module docs) at the mesh's
 /// positions; `body` bounds the other body (for the deep search).
-fn inside(s: &Surface, mesh: &Mesh, body: Option<[[f64; 3]; 2]>) -> Result<Vec<Inside>, GeometryError> {
+fn inside(
+    s: &Surface,
+    mesh: &Mesh,
+    body: Option<[[f64; 3]; 2]>,
+) -> Result<Vec<Inside>, GeometryError> {
     let (d, x3) = (s.dim, &mesh.nodes);
     let tol = OVERLAP_TOL * s.h;
     let mut out = Vec::new();
@@ -250,7 +260,12 @@ fn inside(s: &Surface, mesh: &Mesh, body: Option<[[f64; 3]; 2]>) -> Result<Vec<I
                 let g = dot(sub(x3[a], *point), *normal);
                 if g < -tol {
                     let target = axpy(x3[a], -g, *normal);
-                    out.push(Inside { node: a, position: x3[a], depth: -g, target });
+                    out.push(Inside {
+                        node: a,
+                        position: x3[a],
+                        depth: -g,
+                        target,
+                    });
                 }
             }
             return Ok(out);
@@ -263,13 +278,17 @@ fn inside(s: &Surface, mesh: &Mesh, body: Option<[[f64; 3]; 2]>) -> Result<Vec<I
     let mut deep: Option<SpatialHash> = None;
     let mut scratch = Vec::new();
     for (k, &a) in s.slaves.iter().enumerate() {
+        // a node outside the other body's box is not in it (this also keeps
+        // a node behind an open surface but beyond its body out)
+        if let Some(b) = &body {
+            if !(0..d).all(|i| x3[a][i] >= b[0][i] - tol && x3[a][i] <= b[1][i] + tol) {
+                continue;
+            }
+        }
         let face = match (narrow.held[k], &body) {
             (Some(f), _) => f,
             (None, None) => continue,
             (None, Some(b)) => {
-                if !(0..d).all(|i| (b[0][i]..=b[1][i]).contains(&x3[a][i])) {
-                    continue;
-                }
                 let hash = deep.get_or_insert_with(|| {
                     let mut h = SpatialHash::new(norm(sub(b[1], b[0])) + 2.0 * s.h);
                     h.rebuild(x3, faces);
@@ -297,7 +316,12 @@ fn inside(s: &Surface, mesh: &Mesh, body: Option<[[f64; 3]; 2]>) -> Result<Vec<I
         let kin = end_kinematics(&setup, &xe[..1 + e.nodes().len()])?;
         if kin.gap < -tol && !beside_rim(s, e, kin.location) {
             let target = axpy(x3[a], -kin.gap, kin.normal);
-            out.push(Inside { node: a, position: x3[a], depth: -kin.gap, target });
+            out.push(Inside {
+                node: a,
+                position: x3[a],
+                depth: -kin.gap,
+                target,
+            });
         }
     }
     Ok(out)
@@ -308,18 +332,28 @@ fn pair_overlaps(model: &Model, mesh: &Mesh, i: usize) -> Result<Vec<Overlap>, O
     let file = || model.source.clone();
     let mut out = Vec::new();
     for dir in directions(&model.contacts[i]) {
-        let s = Surface::new(&dir, mesh, model.dim).map_err(|source| OverlapError::Setup { file: file(), source })?;
+        let s = Surface::new(&dir, mesh, model.dim).map_err(|source| OverlapError::Setup {
+            file: file(),
+            source,
+        })?;
         let (other, body) = match &dir.master {
             MasterSpec::Plane { .. } => ("the rigid plane".to_string(), None),
             MasterSpec::Surface(m) => {
                 let mut on = vec![false; mesh.nodes.len()];
                 if let Master::Faces(faces) = &s.master {
-                    faces.iter().flat_map(|e| e.nodes()).for_each(|&a| on[a] = true);
+                    faces
+                        .iter()
+                        .flat_map(|e| e.nodes())
+                        .for_each(|&a| on[a] = true);
                 }
                 (format!("\"{m}\""), body_box(mesh, model.dim, &on))
             }
         };
-        let nodes = inside(&s, mesh, body).map_err(|source| OverlapError::Geometry { file: file(), pair: i, source })?;
+        let nodes = inside(&s, mesh, body).map_err(|source| OverlapError::Geometry {
+            file: file(),
+            pair: i,
+            source,
+        })?;
         if !nodes.is_empty() {
             out.push(Overlap {
                 pair: i,
