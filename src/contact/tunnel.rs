@@ -106,7 +106,8 @@ fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>
             return s.slaves.iter().enumerate().find_map(|(k, &a)| {
                 let g0 = dot(sub(node_x(x0, a, d), *point), *normal);
                 let g1 = dot(sub(node_x(x1, a, d), *point), *normal);
-                (open(k) && g0 >= -bound && g1 < -bound).then(|| (k, None, g0.max(0.0) / (g0.max(0.0) - g1), -g1))
+                (open(k) && g0 >= -bound && g1 < -bound)
+                    .then(|| (k, None, g0.max(0.0) / (g0.max(0.0) - g1), -g1))
             });
         }
         Master::Faces(faces) => faces,
@@ -125,7 +126,14 @@ fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>
 
 /// Where the path of slave node `a` from `x0` to `x1` crosses face `e` from
 /// front to back (module docs): the fraction of the step and the end depth.
-fn crossing(s: &Surface, e: &Element, a: usize, x0: &[f64], x1: &[f64], bound: f64) -> Option<(f64, f64)> {
+fn crossing(
+    s: &Surface,
+    e: &Element,
+    a: usize,
+    x0: &[f64],
+    x1: &[f64],
+    bound: f64,
+) -> Option<(f64, f64)> {
     let (d, n) = (s.dim, e.nodes().len());
     if e.nodes().contains(&a) {
         return None;
@@ -137,9 +145,15 @@ fn crossing(s: &Surface, e: &Element, a: usize, x0: &[f64], x1: &[f64], bound: f
         c1 = axpy(c1, 1.0 / n as f64, f1[i]);
     }
     let face = &f1[..n];
-    let centre = if e.kind == ElementKind::Tri3 { [1.0 / 3.0; 2] } else { [0.0; 2] };
+    let centre = if e.kind == ElementKind::Tri3 {
+        [1.0 / 3.0; 2]
+    } else {
+        [0.0; 2]
+    };
     let nu = face_normal(e.kind, face, centre)?;
-    let warp = face.iter().fold(0.0f64, |m, &x| m.max(dot(nu, sub(x, c1)).abs()));
+    let warp = face
+        .iter()
+        .fold(0.0f64, |m, &x| m.max(dot(nu, sub(x, c1)).abs()));
     let p0 = axpy(node_x(x0, a, d), 1.0, sub(c1, c0));
     let p1 = node_x(x1, a, d);
     let (d0, d1) = (dot(nu, sub(p0, c1)), dot(nu, sub(p1, c1)));
@@ -161,7 +175,8 @@ fn crossing(s: &Surface, e: &Element, a: usize, x0: &[f64], x1: &[f64], bound: f
 fn at_rim(s: &Surface, e: &Element, x: &[[f64; 3]], q: [f64; 3], r: f64) -> bool {
     let nodes = e.nodes();
     let n = nodes.len();
-    let near_node = (0..n).any(|i| s.rim_nodes[nodes[i]] && dot(sub(q, x[i]), sub(q, x[i])) <= r * r);
+    let near_node =
+        (0..n).any(|i| s.rim_nodes[nodes[i]] && dot(sub(q, x[i]), sub(q, x[i])) <= r * r);
     near_node
         || (s.dim == 3
             && (0..n).any(|i| {
