@@ -28,7 +28,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::input;
+use common::{cpu_seconds, input};
 
 const DT: f64 = 0.1;
 
@@ -154,6 +154,7 @@ fn fine() {
         eprintln!("fine mesh skipped (CONTACT_STEP_FINE=1: first-contact step, =2: both steps)");
         return;
     }
+    let _ = env_logger::try_init();
     let (base, cube) = ([20, 20, 10], [10, 10, 10]);
     let start = Instant::now();
     let (mut stepper, s) = setup(base, cube);
@@ -164,12 +165,25 @@ fn fine() {
     let mut s = s;
     for &t0 in steps {
         let start = Instant::now();
+        let (cpu0, lin0, tim0) = (cpu_seconds(), stepper.lu.stats(), stepper.timing);
         let (s1, taken) = advance(&mut stepper, &s, DT);
         let secs = start.elapsed().as_secs_f64();
+        let (cpu, lin, tim) = (cpu_seconds() - cpu0, stepper.lu.stats(), stepper.timing);
         describe("fine", dofs, t0, &taken);
         eprintln!(
-            "fine, step {t0:.1} -> {:.1}: {secs:.2} s (one run, Instant)",
-            t0 + DT
+            "fine, step {t0:.1} -> {:.1}: {secs:.2} s (one run, Instant), {cpu:.2} s CPU; \
+             per Newton iteration {:.3} s CPU; factorizations {} and {} of the contact block alone \
+             ({:.2} s), solves {} with {} Krylov iterations ({:.2} s), assembly {:.2} s, contact {:.2} s",
+            t0 + DT,
+            cpu / taken.iterations.max(1) as f64,
+            lin.factorizations - lin0.factorizations,
+            lin.trailing_refactorizations - lin0.trailing_refactorizations,
+            lin.factor_seconds - lin0.factor_seconds,
+            lin.solves - lin0.solves,
+            lin.krylov_iterations - lin0.krylov_iterations,
+            lin.solve_seconds - lin0.solve_seconds,
+            tim.assembly - tim0.assembly,
+            tim.contact - tim0.contact,
         );
         s = s1;
     }

@@ -27,7 +27,10 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::driver;
 use emcontact::fe::kernel::StressEval;
-use emcontact::linalg::{BlockPattern, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
+use emcontact::linalg::{
+    BlockPattern, Factorization, LinearMethod, LinearParams, LinearSolver, LuOrdering, LuParams,
+    SparseLu, COARSE_SUPERNODES,
+};
 use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -222,6 +225,59 @@ fn measure_faer_default(label: &str, p: &BlockPattern, val: &[f64], reps: usize)
     eprintln!("{label} faer default (SymbolicLu/Lu): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}");
 }
 
+/// Option (a) against option (b) of issue 12 on one matrix, each through
+/// `LinearSolver`: the symmetric-pattern LU of the matrix (pivoting within
+/// supernodes, GMRES refinement where needed), and the LDLᵀ of the symmetric
+/// part `(A + Aᵀ)/2` as the preconditioner of GMRES on `A`. Both on the
+/// nested-dissection ordering, both solved to ‖Ax − b‖ ≤ 1e-12 ‖b‖.
+fn compare_symmetric_pattern(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
+    let n = p.n();
+    let b: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.1).cos()).collect();
+    for (name, factorization) in [
+        ("(a) LU, supernode pivoting", Factorization::Lu),
+        ("(b) LDLᵀ of (A+Aᵀ)/2 + GMRES", Factorization::SymmetricPart),
+    ] {
+        let params = LinearParams {
+            method: LinearMethod::Direct,
+            factorization,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let mut s = LinearSolver::new(p, params).expect("symbolic");
+        let t_sym = t.elapsed();
+        let mut best_f = Duration::MAX;
+        let mut best_s = Duration::MAX;
+        let mut info = None;
+        for _ in 0..reps {
+            let before = LIVE.load(Relaxed);
+            let t = Instant::now();
+            s.factorize(val).expect("numeric");
+            best_f = best_f.min(t.elapsed());
+            let bytes = LIVE.load(Relaxed).saturating_sub(before);
+            let mut x = b.clone();
+            let t = Instant::now();
+            match s.solve_in_place(&mut x) {
+                Ok(i) => info = Some((i, bytes)),
+                Err(e) => {
+                    eprintln!("{label} {name}: solve failed: {e}");
+                    info = None;
+                }
+            }
+            best_s = best_s.min(t.elapsed());
+        }
+        if let Some((i, _)) = info {
+            let fs = s.plan();
+            eprintln!(
+                "{label} {name}: symbolic {t_sym:.2?}, factorization min of {reps} {best_f:.2?}, \
+                 solve {best_s:.2?} with {} GMRES iterations, residual {:.1e}, estimated factors {:.0} MB",
+                i.iterations,
+                i.residual,
+                fs.factor_bytes / 1e6
+            );
+        }
+    }
+}
+
 /// The LU variants compared: the default (COLAMD, faer's supernodes),
 /// COLAMD with coarser supernodes, COLAMD on the node graph, and (`all`) AMD
 /// on the node and dof graphs.
@@ -250,6 +306,7 @@ fn bench_lu(c: &mut Criterion) {
     for &params in &variants(true) {
         measure("coarse", &p, &val, params, 5);
     }
+    compare_symmetric_pattern("coarse", &p, &val, 5);
     let mut lu = SparseLu::new(&p).expect("symbolic");
     let mut g = c.benchmark_group("lu");
     g.sample_size(10)
@@ -268,6 +325,7 @@ fn bench_lu(c: &mut Criterion) {
         .unwrap_or(3);
     let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 1.0);
     measure_faer_default("fine", &p, &val, reps);
+    compare_symmetric_pattern("fine", &p, &val, reps);
     for &params in &variants(std::env::var("LU_FINE_ALL").is_ok()) {
         measure("fine", &p, &val, params, reps);
     }

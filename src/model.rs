@@ -37,6 +37,8 @@ pub struct SolverParams {
     pub max_iterations: usize,
     /// How many times a failed step may be halved.
     pub max_cutbacks: usize,
+    /// How the linear systems are solved (`[solver] linear`).
+    pub linear: crate::linalg::LinearMethod,
 }
 
 /// Output settings.
@@ -172,6 +174,10 @@ pub struct ContactSpec {
     /// subproblems (`None`: the default).
     pub solver: Option<String>,
     pub tangent: ContactTangent,
+    /// 1: the slave nodes against the master surface; 2 (two-pass): also the
+    /// master's nodes against the slave surface, so that neither surface
+    /// sinks into the other.
+    pub passes: u8,
     /// What a run does with nodes of the pair's surfaces that start inside
     /// the other body (see [`crate::contact::overlap`]).
     pub initial_overlap: InitialOverlap,

@@ -393,7 +393,7 @@ fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
         (0.3 - 1e-9..=0.3 + 1e-9).contains(&first),
         "tumbling starts at the end of step [0.2, 0.3], not {first}"
     );
-    // augmented Lagrangian (tolerance 1e-5 h): penetration ≤ 1e-3 h
+    // exact, two passes: the deepest node of either block ≤ 1e-3 h
     assert!(
         s.max_penetration <= 1e-3 * 0.25,
         "penetration {:e}",
@@ -512,7 +512,7 @@ fn a_block_landing_over_the_edge_of_the_master_surface() {
         "energy drift {:e}",
         s.max_energy_drift
     );
-    // augmented Lagrangian at default settings, h = 0.5
+    // exact and two passes at default settings: either surface, h = 0.5
     assert!(
         s.max_penetration <= 1e-3 * 0.5,
         "penetration {:e}",

@@ -19,7 +19,10 @@ fn blocks(mu: f64, enforcement: &str, end: f64) -> String {
     ))
     .unwrap();
     text.replace("end = 1.5", &format!("end = {end}"))
-        .replace("friction = 0.8", &format!("friction = {mu}\nenforcement = \"{enforcement}\""))
+        .replace(
+            "friction = 0.8",
+            &format!("friction = {mu}\nenforcement = \"{enforcement}\""),
+        )
         .lines()
         .filter(|l| !l.starts_with("tolerance"))
         .collect::<Vec<_>>()
@@ -50,7 +53,10 @@ fn assert_quadratic(h: &[f64], what: &str) {
         let (a, b) = (w[0], w[1]);
         if a < 1e-3 && a > 1e-11 && b < a {
             seen += 1;
-            assert!(b <= 10.0 * a * a + 1e-12, "{what}: {a:.3e} → {b:.3e} in {h:?}");
+            assert!(
+                b <= 10.0 * a * a + 1e-12,
+                "{what}: {a:.3e} → {b:.3e} in {h:?}"
+            );
         }
     }
     assert!(seen >= 1, "{what}: no convergent pair in {h:?}");
@@ -109,7 +115,9 @@ fn contact_subproblems_are_written_as_fclib_files() {
     use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
     let dir = tempfile::tempdir().unwrap();
     let dump = dir.path().join("dump");
-    let reports = steps(&blocks(0.8, "exact", 0.3), Some(&dump));
+    // one pass: the problem holds the cube's 25 bottom nodes
+    let text = blocks(0.8, "exact", 0.3).replace("friction = 0.8", "friction = 0.8\npasses = 1");
+    let reports = steps(&text, Some(&dump));
     let first = &reports[2];
     assert!(first.subproblems > 0);
     let mut files: Vec<_> = std::fs::read_dir(&dump)
@@ -154,7 +162,9 @@ fn contact_subproblems_are_written_as_fclib_files() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let n = std::fs::read_dir(out.join("contact_problems")).unwrap().count();
+    let n = std::fs::read_dir(out.join("contact_problems"))
+        .unwrap()
+        .count();
     assert_eq!(n, total, "[output] contact_problems = true");
     let py_ok = std::process::Command::new("python3")
         .args(["-c", "import h5py, numpy"])

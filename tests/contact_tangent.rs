@@ -25,7 +25,13 @@ fn boxes(dim: usize, element: &str) -> String {
             element,
         )
     } else {
-        ("[0.0, 0.0]", "[2.0, 1.0]", "[2, 1]", ("[0.5, 1.0]", "[1.5, 2.0]"), "quad4")
+        (
+            "[0.0, 0.0]",
+            "[2.0, 1.0]",
+            "[2, 1]",
+            ("[0.5, 1.0]", "[1.5, 2.0]"),
+            "quad4",
+        )
     };
     let z = if dim == 3 { "z" } else { "y" };
     format!(
@@ -70,7 +76,11 @@ friction = 0.4
 "#,
         top.0,
         top.1,
-        if dim == 3 { "[0.0, 0.0, 1.0]" } else { "[0.0, 1.0]" },
+        if dim == 3 {
+            "[0.0, 0.0, 1.0]"
+        } else {
+            "[0.0, 1.0]"
+        },
     )
 }
 
@@ -102,7 +112,10 @@ fn compare<const D: usize>(
     let top: Vec<bool> = {
         let g = model.mesh.group("top").unwrap();
         let mut on = vec![false; n_nodes];
-        g.elements.iter().flat_map(|e| e.nodes()).for_each(|&a| on[a] = true);
+        g.elements
+            .iter()
+            .flat_map(|e| e.nodes())
+            .for_each(|&a| on[a] = true);
         on
     };
     let mut x0 = vec![0.0; n_nodes * D];
@@ -120,7 +133,12 @@ fn compare<const D: usize>(
                 };
         }
     }
-    let p = &mut set.pairs[pair];
+    // the first pass of the `pair`-th [[contact]]
+    let p = set
+        .pairs
+        .iter_mut()
+        .find(|p| p.input == pair && p.pass == 1)
+        .expect("the pair");
     p.narrow.detect(&p.surface, &x1, false);
     let k = p
         .surface
@@ -207,20 +225,43 @@ const STEP_2D: [f64; 3] = [0.031, -0.012, 0.0];
 fn quad4_faces_interior_edge_and_vertex() {
     let text = boxes(3, "hex8");
     // interior: a slave node over the middle of a base face, penetrating
-    let at = |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
+    let at =
+        |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
     compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.07, 0.003], STEP, &laws());
     // edge: the block moved beyond the base's x = 2 rim, a node above it
-    compare::<3>(&text, 0, at(1.5, 1.0), [0.7, 0.07, 0.02], STEP, &given_laws());
+    compare::<3>(
+        &text,
+        0,
+        at(1.5, 1.0),
+        [0.7, 0.07, 0.02],
+        STEP,
+        &given_laws(),
+    );
     // vertex: beyond the corner (2, 2)
-    compare::<3>(&text, 0, at(1.5, 1.5), [0.7, 0.8, 0.02], STEP, &given_laws());
+    compare::<3>(
+        &text,
+        0,
+        at(1.5, 1.5),
+        [0.7, 0.8, 0.02],
+        STEP,
+        &given_laws(),
+    );
 }
 
 #[test]
 fn tri3_faces() {
     let text = boxes(3, "tet4");
-    let at = |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
+    let at =
+        |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
     compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.21, 0.003], STEP, &laws());
-    compare::<3>(&text, 0, at(1.5, 1.5), [0.7, 0.8, 0.02], STEP, &given_laws());
+    compare::<3>(
+        &text,
+        0,
+        at(1.5, 1.5),
+        [0.7, 0.8, 0.02],
+        STEP,
+        &given_laws(),
+    );
 }
 
 #[test]
@@ -239,7 +280,21 @@ fn rigid_plane_in_2d_and_3d() {
         .filter(|(l, _)| matches!(l, ForceLaw::Penalty { .. }))
         .collect();
     let at3 = |p: &[f64; 3]| (p[0] - 1.0).abs() < 1e-9 && (p[1] - 1.0).abs() < 1e-9;
-    compare::<3>(&boxes(3, "hex8"), 1, at3, [0.0, 0.0, -1.003], STEP, &penalty);
+    compare::<3>(
+        &boxes(3, "hex8"),
+        1,
+        at3,
+        [0.0, 0.0, -1.003],
+        STEP,
+        &penalty,
+    );
     let at2 = |p: &[f64; 3]| (p[0] - 1.0).abs() < 1e-9;
-    compare::<2>(&boxes(2, "quad4"), 1, at2, [0.0, -1.003, 0.0], STEP_2D, &penalty);
+    compare::<2>(
+        &boxes(2, "quad4"),
+        1,
+        at2,
+        [0.0, -1.003, 0.0],
+        STEP_2D,
+        &penalty,
+    );
 }

@@ -82,7 +82,11 @@ fn moved(m: &Model, x: &[f64], group: &str, up: f64) -> Vec<f64> {
 }
 
 fn positions(m: &Model) -> Vec<f64> {
-    m.mesh.nodes.iter().flat_map(|p| p[..m.dim].to_vec()).collect()
+    m.mesh
+        .nodes
+        .iter()
+        .flat_map(|p| p[..m.dim].to_vec())
+        .collect()
 }
 
 const KINDS: [(usize, &str); 3] = [(2, "quad4"), (3, "hex8"), (3, "tet4")];
@@ -99,13 +103,23 @@ fn a_slave_that_passes_through_the_master_is_found() {
             .tunnelling(&x0, &moved(&m, &x0, "top", -3.0))
             .unwrap_or_else(|| panic!("{element}: not found"));
         assert_eq!(t.pair, 0);
-        assert_eq!(t.slave, format!("top_{}min", if dim == 2 { "y" } else { "z" }));
+        assert_eq!(
+            t.slave,
+            format!("top_{}min", if dim == 2 { "y" } else { "z" })
+        );
         assert!(t.master.contains("base_"), "{}", t.master);
         assert!(m.mesh.group_nodes(&t.slave).unwrap().contains(&t.node));
         assert!((t.at - 0.5 / 3.0).abs() < 1e-12, "{element}: at {}", t.at);
-        assert!((t.depth - 2.5).abs() < 1e-12, "{element}: depth {}", t.depth);
+        assert!(
+            (t.depth - 2.5).abs() < 1e-12,
+            "{element}: depth {}",
+            t.depth
+        );
         let msg = t.to_string();
-        assert!(msg.contains(&format!("slave node {}", t.node)) && msg.contains(&t.slave), "{msg}");
+        assert!(
+            msg.contains(&format!("slave node {}", t.node)) && msg.contains(&t.slave),
+            "{msg}"
+        );
     }
 }
 
@@ -115,7 +129,11 @@ fn a_slave_that_stops_in_front_or_within_the_drift_bound_is_not_tunnelling() {
         let m = model(dim, element, -0.25, 0.25, false);
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        assert_eq!(set.tunnelling(&x0, &moved(&m, &x0, "top", -0.4)), None, "{element}");
+        assert_eq!(
+            set.tunnelling(&x0, &moved(&m, &x0, "top", -0.4)),
+            None,
+            "{element}"
+        );
         // ends behind the face by less than the drift bound (5e-4 h)
         let h = set.pairs[0].surface.h;
         let x1 = moved(&m, &x0, "top", -0.5 - 1e-4 * h);
@@ -123,7 +141,11 @@ fn a_slave_that_stops_in_front_or_within_the_drift_bound_is_not_tunnelling() {
         // … and by more: found (the contact stage would have made it active)
         let x1 = moved(&m, &x0, "top", -0.5 - 1e-2 * h);
         let t = set.tunnelling(&x0, &x1).expect("found");
-        assert!((t.depth - 1e-2 * h).abs() < 1e-12, "{element}: depth {}", t.depth);
+        assert!(
+            (t.depth - 1e-2 * h).abs() < 1e-12,
+            "{element}: depth {}",
+            t.depth
+        );
     }
 }
 
@@ -134,18 +156,29 @@ fn paths_beside_the_rim_or_along_it_are_not_tunnelling() {
         let m = model(dim, element, 1.25, 1.75, false);
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        assert_eq!(set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)), None, "{element}");
+        assert_eq!(
+            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)),
+            None,
+            "{element}"
+        );
         // the box's left nodes at x = 1 slide down the base's side, exactly
         // past its rim: beside the surface, not through it
         let m = model(dim, element, 1.0, 1.5, false);
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        assert_eq!(set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)), None, "{element}");
+        assert_eq!(
+            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)),
+            None,
+            "{element}"
+        );
         // half over the base: found
         let m = model(dim, element, 0.75, 1.25, false);
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        assert!(set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)).is_some(), "{element}");
+        assert!(
+            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)).is_some(),
+            "{element}"
+        );
     }
 }
 
@@ -162,7 +195,11 @@ fn the_test_follows_the_master_motion() {
         let x1 = moved(&m, &moved(&m, &x0, "top", -1.0), "base", 1.0);
         let t = set.tunnelling(&x0, &x1).expect("found");
         assert!((t.at - 0.25).abs() < 1e-12, "{element}: at {}", t.at);
-        assert!((t.depth - 1.5).abs() < 1e-12, "{element}: depth {}", t.depth);
+        assert!(
+            (t.depth - 1.5).abs() < 1e-12,
+            "{element}: depth {}",
+            t.depth
+        );
     }
 }
 
@@ -174,12 +211,34 @@ fn a_warped_master_face_is_crossed_and_touched_correctly() {
     let x0 = positions(&m);
     // warp the base's top at t_{n+1}: alternate its nodes by ±1e-3 h
     let mut x1 = x0.clone();
-    for (i, a) in m.mesh.group_nodes("base_zmax").unwrap().into_iter().enumerate() {
+    for (i, a) in m
+        .mesh
+        .group_nodes("base_zmax")
+        .unwrap()
+        .into_iter()
+        .enumerate()
+    {
         x1[a * 3 + 2] += if i % 2 == 0 { 1e-3 * h } else { -1e-3 * h };
     }
     assert!(set.tunnelling(&x0, &moved(&m, &x1, "top", -3.0)).is_some());
-    // a slave that ends on the warped surface is not tunnelling
-    assert_eq!(set.tunnelling(&x0, &moved(&m, &x1, "top", -0.5)), None);
+    // the top's bottom ends on the warped surface (z = 0). The base's nodes
+    // raised by 1e-3 h are then inside the top's flat bottom, deeper than
+    // the drift bound (5e-4 h): the second pass (the base's nodes against
+    // the top's bottom, enforced by default) finds one of them
+    let x_end = moved(&m, &x1, "top", -0.5);
+    let t = set.tunnelling(&x0, &x_end).expect("second pass");
+    assert_eq!((t.pair, t.pass, t.slave.as_str()), (0, 2, "base_zmax"));
+    assert!((t.depth - 1e-3 * h).abs() < 1e-12, "depth {}", t.depth);
+    assert!(
+        t.to_string().starts_with("contact[0] pass 2: slave node"),
+        "{t}"
+    );
+    // a measuring second pass (passes = 1) is not tested, and the first
+    // pass's slaves ending on the warped surface are not tunnelling
+    let mut set = set;
+    assert!(set.pairs[1].pass == 2);
+    set.pairs[1].enforced = false;
+    assert_eq!(set.tunnelling(&x0, &x_end), None);
 }
 
 #[test]
@@ -188,7 +247,10 @@ fn points_in_contact_are_left_to_the_contact_stage() {
     let mut set = ContactSet::new(&m, 2).unwrap();
     let x0 = positions(&m);
     let x1 = moved(&m, &x0, "top", -3.0);
-    set.pairs[0].memory.iter_mut().for_each(|p| p.in_contact = true);
+    // both passes: the base's nodes also pass through the top's bottom
+    for p in &mut set.pairs {
+        p.memory.iter_mut().for_each(|p| p.in_contact = true);
+    }
     assert_eq!(set.tunnelling(&x0, &x1), None);
 }
 
@@ -198,7 +260,9 @@ fn a_slave_behind_a_rigid_plane_at_the_end_of_the_step_is_found() {
         let m = model(dim, element, -0.25, 0.25, true);
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        let t = set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)).expect("found");
+        let t = set
+            .tunnelling(&x0, &moved(&m, &x0, "top", -3.0))
+            .expect("found");
         assert_eq!((t.face, t.master.as_str()), (None, "the rigid plane"));
         assert!((t.at - 0.5 / 3.0).abs() < 1e-12 && (t.depth - 2.5).abs() < 1e-12);
         assert_eq!(set.tunnelling(&x0, &moved(&m, &x0, "top", -0.4)), None);

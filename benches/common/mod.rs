@@ -46,3 +46,30 @@ friction = 0.8
         base[0], base[1], base[2], cube[0], cube[1], cube[2]
     )
 }
+
+/// CPU seconds (user + system, all threads) of this process so far, from
+/// /proc/self/stat (10 ms resolution; 0 where it cannot be read).
+#[allow(dead_code)]
+pub fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // fields after the parenthesised command name: state is field 3, utime 14, stime 15
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak resident memory of this process so far in bytes (VmHWM of /proc/self/status).
+#[allow(dead_code)]
+pub fn peak_memory() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb * 1024.0)
+}

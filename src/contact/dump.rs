@@ -50,6 +50,9 @@ pub fn write(dir: &Path, count: usize, sp: &Subproblem) {
             write_local(&path, &p, Some(&info), SparseFormat::Csc).map_err(|e| e.to_string())
         });
     if let Err(e) = result {
-        log::warn!("contact subproblem {count} not written to {}: {e}", path.display());
+        log::warn!(
+            "contact subproblem {count} not written to {}: {e}",
+            path.display()
+        );
     }
 }

@@ -219,7 +219,10 @@ mod tests {
             let (mut p, mut m) = (u0, u0);
             p[j] += h;
             m[j] -= h;
-            let (rp, rm) = (penalty(p, 100.0, 80.0, 0.5, 2), penalty(m, 100.0, 80.0, 0.5, 2));
+            let (rp, rm) = (
+                penalty(p, 100.0, 80.0, 0.5, 2),
+                penalty(m, 100.0, 80.0, 0.5, 2),
+            );
             for i in 0..3 {
                 let fd = (rp[i] - rm[i]) / (2.0 * h);
                 assert!((r[i].d[j] - fd).abs() < 1e-6 * (1.0 + fd.abs()), "{i}{j}");

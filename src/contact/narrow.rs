@@ -101,7 +101,11 @@ impl Narrow {
                     }
                     let pf = project(e.kind, &xf[..e.nodes().len()], self.x3[sl]);
                     self.excess[k] = pf.distance - pb.distance;
-                    Some(if self.excess[k] > FACE_SLACK * s.h { b } else { f })
+                    Some(if self.excess[k] > FACE_SLACK * s.h {
+                        b
+                    } else {
+                        f
+                    })
                 }
             };
             if face.is_none() || face == self.closest[k] {
@@ -122,7 +126,11 @@ impl Narrow {
         for k in 0..self.held.len() {
             let back = self.closest[k].is_some() && self.closest[k] == self.before[k];
             if self.excess[k] > tol && !back && self.switches[k] < MAX_FACE_SWITCHES && matters(k) {
-                log::trace!("slave {k}: to face {:?} (excess {:.3e})", self.closest[k], self.excess[k]);
+                log::trace!(
+                    "slave {k}: to face {:?} (excess {:.3e})",
+                    self.closest[k],
+                    self.excess[k]
+                );
                 self.before[k] = self.held[k];
                 self.held[k] = self.closest[k];
                 self.excess[k] = 0.0;
@@ -188,5 +196,41 @@ pub fn beside_rim(s: &Surface, e: &Element, loc: Location) -> bool {
             let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % nodes.len()]);
             s.rim_edges.contains(&(a.min(b), a.max(b)))
         }
+    }
+}
+
+/// Marks in `out` the nodes of `slaves` that lie within `tol` of a node of
+/// `others` at `x` (dimension `d`). In a two-pass contact the second pass
+/// leaves such a node out: a node on a node of the first pass's slaves is
+/// held apart by that node's constraint, and repeating it in the other
+/// surface's frame only makes the subproblem singular (two equal rows of
+/// `W`). `cells` is scratch (a grid of cell size ≥ `tol`).
+pub fn on_nodes(
+    slaves: &[usize],
+    others: &[usize],
+    x: &[f64],
+    d: usize,
+    tol: f64,
+    cells: &mut std::collections::HashMap<[i64; 3], Vec<usize>>,
+    out: &mut [bool],
+) {
+    let cell = |p: [f64; 3]| p.map(|c| (c / tol).floor() as i64);
+    cells.clear();
+    for &b in others {
+        cells.entry(cell(node_x(x, b, d))).or_default().push(b);
+    }
+    for (k, &a) in slaves.iter().enumerate() {
+        let p = node_x(x, a, d);
+        let c = cell(p);
+        out[k] = (0..27).any(|n| {
+            let o = [n % 3 - 1, n / 3 % 3 - 1, n / 9 - 1];
+            let key = [c[0] + o[0], c[1] + o[1], c[2] + o[2]];
+            cells.get(&key).is_some_and(|bs| {
+                bs.iter().any(|&b| {
+                    let q = node_x(x, b, d);
+                    (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>() <= tol * tol
+                })
+            })
+        });
     }
 }

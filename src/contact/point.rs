@@ -176,7 +176,13 @@ fn kinematics_at<T: Real>(
                     proj = pu;
                 }
             }
-            Kinematics::new(e.kind, &x[1..n], x[0], &proj, setup.narrow.hint(e, proj.location))
+            Kinematics::new(
+                e.kind,
+                &x[1..n],
+                x[0],
+                &proj,
+                setup.narrow.hint(e, proj.location),
+            )
         }
         (Master::Faces(_), None) => unreachable!("a face is chosen before kinematics"),
     }
@@ -329,10 +335,7 @@ impl Default for Linear {
 }
 
 /// The force vector and the nodal force of a point for `law`.
-fn force<T: Real, const D: usize>(
-    kin: &PointKin<T>,
-    law: ForceLaw,
-) -> ([T; 3], [T; MAX_DOFS]) {
+fn force<T: Real, const D: usize>(kin: &PointKin<T>, law: ForceLaw) -> ([T; 3], [T; MAX_DOFS]) {
     let r = match law {
         ForceLaw::Given(r) => [T::cst(r[0]), T::cst(r[1]), T::cst(r[2])],
         ForceLaw::Penalty { rho_n, rho_t, mu } => penalty(kin.u, rho_n, rho_t, mu, kin.nt),

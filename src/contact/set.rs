@@ -14,12 +14,16 @@
 use super::broad::{self, node_x};
 use super::geometry::{GeometryError, MAX_NODES};
 use super::law::{classify, tangential_norm, violation, Constraint, PointState};
-use super::narrow::Narrow;
+use super::narrow::{on_nodes, Narrow};
 use super::point::{linearize, linearize_fd, ForceLaw, Linear, PointSetup};
 use super::surface::{ContactSetupError, Master, Surface};
 use crate::linalg::BlockPattern;
-use crate::model::{ContactSpec, ContactTangent, Enforcement, Model};
+use crate::model::{ContactSpec, ContactTangent, Enforcement, MasterSpec, Model};
 use rayon::prelude::*;
+
+/// Two nodes closer than this fraction of `h` coincide (a second-pass slave
+/// there is redundant).
+const COINCIDENT: f64 = 1e-3;
 
 /// Drift bound of persistent contact relative to `h` (see
 /// [`Constraint::Guarded`]).
@@ -65,6 +69,9 @@ pub struct PointEval {
     pub slip_rate: f64,
     /// Tributary area `w j`.
     pub weight: f64,
+    /// Beside the master's rim (open whatever its gap, see
+    /// [`super::narrow::beside_rim`]).
+    pub beside: bool,
 }
 
 impl PointEval {
@@ -81,6 +88,7 @@ impl PointEval {
             traction: [0.0; 3],
             slip_rate: 0.0,
             weight,
+            beside: false,
         }
     }
 
@@ -107,9 +115,18 @@ impl PointEval {
     }
 }
 
-/// One contact pair: its surfaces, parameters and per-point state.
+/// One contact pair (one pass of a `[[contact]]`): its surfaces, parameters
+/// and per-point state.
 #[derive(Debug, Clone)]
 pub struct Pair {
+    /// The `[[contact]]` it comes from (index in input order) and which pass
+    /// it is: 1 (its slave against its master) or 2 (the master's nodes
+    /// against the slave surface, `spec` with the two swapped).
+    pub input: usize,
+    pub pass: u8,
+    /// Whether the pair acts: a second pass of a one-pass contact only
+    /// measures how deep the master's nodes are in the slave body.
+    pub enforced: bool,
     pub spec: ContactSpec,
     pub surface: Surface,
     pub narrow: Narrow,
@@ -135,6 +152,10 @@ pub struct Pair {
     /// `evaluated[k]` says whether point `k` has a master.
     pub lin: Vec<Linear>,
     pub evaluated: Vec<bool>,
+    /// Second pass only: the slaves on a node of the first pass's slaves in
+    /// this step, left out (see [`super::narrow::on_nodes`]).
+    pub redundant: Vec<bool>,
+    cells: std::collections::HashMap<[i64; 3], Vec<usize>>,
     pub evals: Vec<PointEval>,
 }
 
@@ -145,7 +166,9 @@ pub struct Pair {
 /// inversely proportional to it). The default follows the step size, so that
 /// a cut-back step keeps the same ratio of penalty to inertia.
 pub fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f64, f64) {
-    let eps_n = spec.penalty.unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
+    let eps_n = spec
+        .penalty
+        .unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
     (eps_n, spec.tangential_penalty.unwrap_or(eps_n))
 }
 
@@ -161,18 +184,27 @@ impl Pair {
     /// `stiffness` is the largest P-wave modulus `λ + 2μ` and `density` the
     /// largest density of the model's bodies.
     pub fn new(
+        (input, pass): (usize, u8),
         spec: &ContactSpec,
         model: &Model,
         dim: usize,
         stiffness: f64,
         density: f64,
     ) -> Result<Pair, ContactSetupError> {
-        let surface = Surface::new(spec, &model.mesh, dim)?;
+        let mut surface = Surface::new(spec, &model.mesh, dim)?;
+        if spec.passes == 2 && spec.enforcement == Enforcement::Penalty {
+            // two passes of the penalty law each take half the tributary
+            // area, so that the pair is as stiff as one pass
+            surface.weights.iter_mut().for_each(|w| *w *= 0.5);
+        }
         let h = surface.h;
         let n = surface.slaves.len();
         let (bulk, inertia) = (stiffness / h, 2.0 * density * h);
         let (eps_n, eps_t) = default_penalties(spec, bulk, inertia, model.time.dt);
         Ok(Pair {
+            input,
+            pass,
+            enforced: pass == 1 || spec.passes == 2,
             narrow: Narrow::new(&surface, model.mesh.nodes.len()),
             spec: spec.clone(),
             eps_n,
@@ -186,6 +218,8 @@ impl Pair {
             r: vec![[0.0; 3]; n],
             lin: vec![Linear::default(); n],
             evaluated: vec![false; n],
+            redundant: vec![false; n],
+            cells: Default::default(),
             evals: (0..n)
                 .map(|k| PointEval::open(surface.weights[k], Constraint::Gap))
                 .collect(),
@@ -195,11 +229,39 @@ impl Pair {
 
     /// Whether the multipliers are unknowns of Newton (exact, augmented Lagrangian).
     pub fn has_multipliers(&self) -> bool {
-        self.spec.enforcement != Enforcement::Penalty
+        self.enforced && self.spec.enforcement != Enforcement::Penalty
+    }
+
+    /// Tangential compliance of point `k` (velocity per force) under exact
+    /// or augmented-Lagrangian enforcement: `1/(w j ε_T Δt)` when the input
+    /// states a `tangential_penalty`, else 0 (Coulomb's law exactly). It
+    /// regularizes stick as the penalty law's return map does (stick means
+    /// `v_T = −t_T/(ε_T Δt)`, not `v_T = 0`) while the normal constraint and
+    /// the cone stay exact: in the subproblem it adds to the tangential
+    /// diagonal of `W` (see [`super::enforce`]).
+    pub fn tangential_compliance(&self, k: usize, dt: f64) -> f64 {
+        match self.spec.tangential_penalty {
+            Some(eps) if self.has_multipliers() => 1.0 / (self.surface.weights[k] * eps * dt),
+            _ => 0.0,
+        }
+    }
+
+    /// The point velocities the law sees: `u` with the tangential compliance
+    /// `u_T + C r_T` (see [`Pair::tangential_compliance`]).
+    pub fn law_velocity(&self, k: usize, dt: f64) -> [f64; 3] {
+        let c = self.tangential_compliance(k, dt);
+        let (mut u, r) = (self.lin[k].u, self.r[k]);
+        for i in 1..3 {
+            u[i] += c * r[i];
+        }
+        u
     }
 
     /// The force law of point `k` in a linearization.
     fn force_law(&self, k: usize, dt: f64) -> ForceLaw {
+        if !self.enforced {
+            return ForceLaw::Given([0.0; 3]);
+        }
         if self.has_multipliers() {
             return ForceLaw::Given(self.r[k]);
         }
@@ -220,16 +282,23 @@ impl Pair {
         hold_faces: bool,
     ) -> Result<(), GeometryError> {
         self.narrow.detect(&self.surface, x1, hold_faces);
-        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len()).map(|k| self.force_law(k, dt)).collect();
+        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len())
+            .map(|k| self.force_law(k, dt))
+            .collect();
         let (surface, narrow) = (&self.surface, &self.narrow);
-        let (constraint, fd) = (&self.constraint, self.spec.tangent == ContactTangent::FiniteDifference);
+        let (constraint, redundant, fd) = (
+            &self.constraint,
+            &self.redundant,
+            self.spec.tangent == ContactTangent::FiniteDifference,
+        );
         self.lin
             .par_iter_mut()
             .zip(self.evaluated.par_iter_mut())
             .enumerate()
             .try_for_each(|(k, (lin, evaluated))| {
                 let face = narrow.held[k];
-                *evaluated = matches!(surface.master, Master::Plane { .. }) || face.is_some();
+                *evaluated = !redundant[k]
+                    && (matches!(surface.master, Master::Plane { .. }) || face.is_some());
                 if !*evaluated {
                     return Ok(());
                 }
@@ -269,6 +338,7 @@ impl Pair {
         ev.v_n = lin.v_n;
         ev.v_t = lin.v_t;
         if lin.beside {
+            ev.beside = true;
             return ev;
         }
         let nt = lin.nt;
@@ -287,6 +357,8 @@ impl Pair {
             }
         }
         ev.slip_rate = tangential_norm(lin.u, nt);
+        // with a tangential compliance the law sees u_T + C r_T: a point
+        // sticks when that vanishes (classify's cone test agrees)
         ev
     }
 }
@@ -307,7 +379,8 @@ pub struct ContactSet {
 }
 
 impl ContactSet {
-    /// The pairs of `model` in dimension `dim`.
+    /// The pairs of `model` in dimension `dim`: one per `[[contact]]`, and a
+    /// second, swapped one for a two-pass contact.
     pub fn new(model: &Model, dim: usize) -> Result<ContactSet, ContactSetupError> {
         let stiffness = model
             .bodies
@@ -315,11 +388,18 @@ impl ContactSet {
             .map(|b| b.material.p_wave_modulus())
             .fold(0.0, f64::max);
         let density = model.bodies.iter().map(|b| b.density).fold(0.0, f64::max);
-        let pairs = model
-            .contacts
-            .iter()
-            .map(|spec| Pair::new(spec, model, dim, stiffness, density))
-            .collect::<Result<_, _>>()?;
+        let mut pairs = Vec::new();
+        for (i, spec) in model.contacts.iter().enumerate() {
+            pairs.push(Pair::new((i, 1), spec, model, dim, stiffness, density)?);
+            if let MasterSpec::Surface(master) = &spec.master {
+                let swapped = ContactSpec {
+                    slave: master.clone(),
+                    master: MasterSpec::Surface(spec.slave.clone()),
+                    ..spec.clone()
+                };
+                pairs.push(Pair::new((i, 2), &swapped, model, dim, stiffness, density)?);
+            }
+        }
         Ok(ContactSet { pairs })
     }
 
@@ -347,8 +427,27 @@ impl ContactSet {
 
     /// Starts a step of size `dt`: penalties for `dt`, faces free, Table 1's
     /// constraint of each point from its state at `t_n`, multipliers
-    /// warm-started from the last step's forces.
-    pub fn begin_step(&mut self, dt: f64) {
+    /// warm-started from the last step's forces; a second pass leaves out its
+    /// slaves that lie on a first-pass slave at `x_n`.
+    pub fn begin_step(&mut self, x: &[f64], dt: f64) {
+        for i in 1..self.pairs.len() {
+            let (first, rest) = self.pairs.split_at_mut(i);
+            let (p1, p2) = (&first[i - 1], &mut rest[0]);
+            if p2.pass == 2 && p1.input == p2.input {
+                let tol = COINCIDENT * p1.surface.h.min(p2.surface.h);
+                let d = p2.surface.dim;
+                let (slaves, cells) = (&p2.surface.slaves, &mut p2.cells);
+                on_nodes(
+                    slaves,
+                    &p1.surface.slaves,
+                    x,
+                    d,
+                    tol,
+                    cells,
+                    &mut p2.redundant,
+                );
+            }
+        }
         for p in &mut self.pairs {
             (p.eps_n, p.eps_t) = default_penalties(&p.spec, p.bulk, p.inertia, dt);
             p.narrow.begin_step();
@@ -390,7 +489,7 @@ impl ContactSet {
             p.linearize_all::<D>(x0, x1, dt, hold_faces)?;
             for l in 0..p.lin.len() {
                 p.evals[l] = p.point_eval(l);
-                if !p.evaluated[l] || p.lin[l].beside {
+                if !p.enforced || !p.evaluated[l] || p.lin[l].beside {
                     continue;
                 }
                 let lin = &p.lin[l];
@@ -438,7 +537,8 @@ impl ContactSet {
                 if !p.evaluated[k] || p.lin[k].beside {
                     continue;
                 }
-                let v = violation(p.r[k], p.lin[k].u, p.spec.friction, p.lin[k].nt, dt);
+                let u = p.law_velocity(k, dt);
+                let v = violation(p.r[k], u, p.spec.friction, p.lin[k].nt, dt);
                 tol = tol.max(v / p.tol_abs);
                 size = size.max(v / p.surface.h);
             }
@@ -458,9 +558,13 @@ impl ContactSet {
             // a face matters where the point is pressed or within a face
             // size of touching; elsewhere the choice does not change the step
             let (evals, h) = (&p.evals, p.surface.h);
-            changed += p
-                .narrow
-                .settle(p.tol_abs.max(FACE_TOL * h), |k| evals[k].active() || evals[k].g1 < h);
+            let moved = p.narrow.settle(p.tol_abs.max(FACE_TOL * h), |k| {
+                evals[k].active() || evals[k].g1 < h
+            });
+            // a measuring pass takes the closest face without holding Newton
+            if p.enforced {
+                changed += moved;
+            }
             if !p.has_multipliers() {
                 continue;
             }
@@ -475,7 +579,10 @@ impl ContactSet {
                 }
             }
             if changed > before {
-                log::debug!("contact: {} point(s) moved to another face or onto their drift bound", changed - before);
+                log::debug!(
+                    "contact: {} point(s) moved to another face or onto their drift bound",
+                    changed - before
+                );
             }
         }
         changed
@@ -504,6 +611,8 @@ impl ContactSet {
 
     /// Every point's evaluation, pair by pair.
     pub fn evals(&self) -> impl Iterator<Item = (&Pair, &PointEval)> {
-        self.pairs.iter().flat_map(|p| p.evals.iter().map(move |e| (p, e)))
+        self.pairs
+            .iter()
+            .flat_map(|p| p.evals.iter().map(move |e| (p, e)))
     }
 }

@@ -115,7 +115,10 @@ fn rim(faces: &[Element], dim: usize, n_nodes: usize) -> (HashSet<(usize, usize)
     let mut edges = HashSet::new();
     if dim == 2 {
         let mut uses = vec![0u32; n_nodes];
-        faces.iter().flat_map(|e| e.nodes()).for_each(|&a| uses[a] += 1);
+        faces
+            .iter()
+            .flat_map(|e| e.nodes())
+            .for_each(|&a| uses[a] += 1);
         for (a, &u) in uses.iter().enumerate() {
             nodes[a] = u == 1;
         }
@@ -205,7 +208,10 @@ impl Surface {
                 area[a] += w[k];
             }
         }
-        let mut slaves: Vec<usize> = slave_faces.iter().flat_map(|e| e.nodes().to_vec()).collect();
+        let mut slaves: Vec<usize> = slave_faces
+            .iter()
+            .flat_map(|e| e.nodes().to_vec())
+            .collect();
         slaves.sort_unstable();
         slaves.dedup();
         let weights = slaves.iter().map(|&a| area[a]).collect();

@@ -12,8 +12,12 @@
 //!
 //! # The swept test
 //!
-//! Only slaves that are open at the end of the step and were not in contact
-//! at `t_n` are tested (an active point is the contact stage's business).
+//! Only the pairs that act are tested (`Pair::enforced`: a measuring second
+//! pass of a one-pass contact only reports depth), and in them only slaves
+//! that are open at the end of the step and were not in contact at `t_n`
+//! (an active point is the contact stage's business) and, in a second pass,
+//! not left out as lying on a first-pass slave (held apart by its
+//! constraint).
 //! The candidates are the faces whose box swept from `x_n` to `x_{n+1}`
 //! meets the slave's ([`broad::swept_pairs`]). For each, the slave's path is
 //! taken relative to the face's centroid, `p(τ) = x_s(τ) − (c(τ) − c_{n+1})`
@@ -52,11 +56,15 @@ const ON_FACE: f64 = 1e-9;
 /// a step while its contact point was open (see the module docs).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error(
-    "contact[{pair}]: slave node {node} of surface \"{slave}\" passed through {master} without contact in this step (crossed at {at:.3} of the step, ended {depth:.3e} behind it, {depth_h:.3} face sizes)",
+    "contact[{pair}]{}: slave node {node} of surface \"{slave}\" passed through {master} without contact in this step (crossed at {at:.3} of the step, ended {depth:.3e} behind it, {depth_h:.3} face sizes)",
+    if *pass == 2 { " pass 2" } else { "" },
     depth_h = depth / h
 )]
 pub struct Tunnel {
+    /// The `[[contact]]` (input order) and the pass (2: its master's nodes
+    /// against its slave surface).
     pub pair: usize,
+    pub pass: u8,
     /// The mesh node (0-based) and its surface.
     pub node: usize,
     pub slave: String,
@@ -72,13 +80,14 @@ pub struct Tunnel {
 }
 
 impl ContactSet {
-    /// The first slave (pair by pair, slave by slave) that tunnelled between
-    /// `x0` and `x1` (module docs), or `None`.
+    /// The first slave (enforced pair by pair, slave by slave) that
+    /// tunnelled between `x0` and `x1` (module docs), or `None`.
     pub fn tunnelling(&self, x0: &[f64], x1: &[f64]) -> Option<Tunnel> {
-        self.pairs.iter().enumerate().find_map(|(i, p)| {
+        self.pairs.iter().filter(|p| p.enforced).find_map(|p| {
             let (k, face, at, depth) = pair_tunnel(p, x0, x1)?;
             Some(Tunnel {
-                pair: i,
+                pair: p.input,
+                pass: p.pass,
                 node: p.surface.slaves[k],
                 slave: p.spec.slave.clone(),
                 face,
@@ -99,7 +108,7 @@ impl ContactSet {
 fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>, f64, f64)> {
     let s = &p.surface;
     let d = s.dim;
-    let open = |k: usize| !p.memory[k].in_contact && !p.evals[k].active();
+    let open = |k: usize| !p.memory[k].in_contact && !p.evals[k].active() && !p.redundant[k];
     let bound = p.drift_bound;
     let faces = match &s.master {
         Master::Plane { point, normal, .. } => {

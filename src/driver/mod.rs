@@ -178,6 +178,7 @@ impl RunError {
                 | RunError::OutputDir(_)
                 | RunError::Checkpoint(_)
                 | RunError::Restore { .. }
+                | RunError::Linear(LinearSolveError::TooLarge { .. })
         )
     }
 }
@@ -315,6 +316,21 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         Ok(())
     })();
     progress.finish();
+    let ls = stepper.lu.stats();
+    log::info!(
+        "time: factorization {:.2} s ({} factorizations, {} of the contact block alone, symbolic {:.2} s), linear solves {:.2} s ({} right-hand sides, {} Krylov iterations), assembly {:.2} s, contact {:.2} s, run {:.2} s; linear solver {:?}",
+        ls.factor_seconds,
+        ls.factorizations,
+        ls.trailing_refactorizations,
+        ls.symbolic_seconds,
+        ls.solve_seconds,
+        ls.solves,
+        ls.krylov_iterations,
+        stepper.timing.assembly,
+        stepper.timing.contact,
+        started.elapsed().as_secs_f64(),
+        stepper.lu.plan().method
+    );
     if opts.plots {
         // Plots are written even after a failure: they show what was computed.
         if let Err(e) = output::plot_history(&out.join("history.csv"), &out) {

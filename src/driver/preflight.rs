@@ -77,13 +77,29 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
         elements: info.elements as f64,
         per_element: if model.dim == 3 { 8.0 } else { 4.0 },
     };
-    let need = budget::run_bytes(model.dim, size);
+    let need = budget::run_bytes_with(model.dim, size, model.solver.linear);
     let have = budget::machine_bytes();
     p.info.push(format!(
         "estimated memory {} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
         budget::human(need),
         have.map_or("an unknown amount".into(), budget::human),
-        budget::seconds_per_step(model.dim, size)
+        budget::seconds_per_step(model.dim, size, model.solver.linear)
+    ));
+    // the linear solver's choice, from the elimination tree of this mesh's node graph
+    let plan =
+        crate::dynamics::linear_plan(model).map_err(|e| format!("{file}: solver.linear: {e}"))?;
+    p.info.push(format!(
+        "linear solver: {}; direct factors ≈ {} ({} available)",
+        match plan.method {
+            crate::linalg::LinearMethod::Iterative =>
+                "iterative (GMRES, node-block Jacobi)".to_string(),
+            _ => format!(
+                "direct (symmetric-pattern LU, {:?} ordering)",
+                plan.ordering
+            ),
+        },
+        budget::human(plan.factor_bytes),
+        budget::human(plan.available)
     ));
     if let Some(h) = have {
         if need > 0.5 * h {
@@ -167,7 +183,8 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
             .find_map(|&a| owner[a])
     };
     let set = ContactSet::new(model, model.dim).map_err(|e| format!("{file}: contact: {e}"))?;
-    for (i, (spec, c)) in model.contacts.iter().zip(&set.pairs).enumerate() {
+    for c in &set.pairs {
+        let (i, spec) = (c.input, &model.contacts[c.input]);
         let how = match spec.enforcement {
             Enforcement::Exact => format!(
                 "exact (solver {})",
@@ -186,7 +203,10 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
                         c.surface.h
                     )
                 };
-                format!("penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}", c.eps_n, c.eps_t)
+                format!(
+                    "penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}",
+                    c.eps_n, c.eps_t
+                )
             }
         };
         let law = if c.has_multipliers() {
@@ -197,13 +217,21 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
         } else {
             String::new()
         };
+        if !c.enforced {
+            p.info.push(format!(
+                "contact[{i}] pass 2: depth of {} master nodes in the slave body measured (passes = 1)",
+                c.surface.slaves.len()
+            ));
+            continue;
+        }
         p.info.push(format!(
-            "contact[{i}]: {} slave nodes, {} master faces, μ = {}, {how}{law}",
+            "contact[{i}]{}: {} slave nodes, {} master faces, μ = {}, {how}{law}",
+            if c.pass == 2 { " pass 2" } else { "" },
             c.surface.slaves.len(),
             c.surface.n_faces(),
             spec.friction,
         ));
-        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty {
+        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty || c.pass == 2 {
             continue;
         }
         let soft = [

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 24] = [
+pub const HISTORY_COLUMNS: [&str; 27] = [
     "t",
     "dt",
     "kinetic",
@@ -38,6 +38,9 @@ pub const HISTORY_COLUMNS: [&str; 24] = [
     "contact_restarts",
     "linear_scale",
     "angular_scale",
+    "max_penetration_h",
+    "linear_iterations",
+    "factorizations",
 ];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
@@ -296,6 +299,9 @@ impl Recorder {
             r.contact_restarts as f64,
             m.linear_scale,
             m.angular_scale,
+            r.max_penetration_h,
+            r.linear_iterations as f64,
+            r.factorizations as f64,
         ])
     }
 

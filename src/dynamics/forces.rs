@@ -58,8 +58,28 @@ pub struct StepForces {
 
 /// Evaluates [`StepForces`]; holds scratch.
 pub struct ForceProbe {
+    /// Contact pairs of the input.
+    pairs: usize,
     f_int: Vec<f64>,
     inertia: Vec<f64>,
+}
+
+impl PairForces {
+    /// Adds another pass's resultants.
+    /// Adds the resultants of one pass: `sign` −1 for a second pass, whose
+    /// slave side is the pair's master side (the force and its moment on the
+    /// pair's slave side are the opposite: the point forces balance, and
+    /// their moments too, as the momenta are conserved).
+    fn add(&mut self, o: &PairForces, sign: f64) {
+        add3(&mut self.normal, o.normal.map(|v| sign * v));
+        add3(&mut self.tangential, o.tangential.map(|v| sign * v));
+        add3(&mut self.moment, o.moment.map(|v| sign * v));
+        self.area += o.area;
+        self.active += o.active;
+        self.stick += o.stick;
+        self.slip += o.slip;
+        self.work += o.work;
+    }
 }
 
 fn add3(a: &mut [f64; 3], b: [f64; 3]) {
@@ -82,8 +102,9 @@ fn node_x(x: &[f64], a: usize, d: usize) -> [f64; 3] {
 
 impl ForceProbe {
     /// The probe for `model`.
-    pub fn new(_model: &Model) -> ForceProbe {
+    pub fn new(model: &Model) -> ForceProbe {
         ForceProbe {
+            pairs: model.contacts.len(),
             f_int: Vec::new(),
             inertia: Vec::new(),
         }
@@ -103,14 +124,13 @@ impl ForceProbe {
         let mut out = StepForces {
             reaction: vec![0.0; n],
             contact: vec![0.0; n],
-            pairs: Vec::with_capacity(stepper.contacts.pairs.len()),
+            pairs: vec![PairForces::default(); self.pairs],
         };
-        out.pairs = stepper
-            .contacts
-            .pairs
-            .iter()
-            .map(|c| pair::<D>(c, s0, s1, dt, &mut out.contact))
-            .collect();
+        // the passes of a two-pass contact add up to its pair's resultants
+        for c in &stepper.contacts.pairs {
+            let f = pair::<D>(c, s0, s1, dt, &mut out.contact);
+            out.pairs[c.input].add(&f, if c.pass == 2 { -1.0 } else { 1.0 });
+        }
         if !sys.fixed.iter().any(|&f| f) {
             return Ok(out);
         }
@@ -140,7 +160,6 @@ impl ForceProbe {
         }
         Ok(out)
     }
-
 }
 
 /// One pair: its per-point forces (the converged iterate's, `w j (p_N N_A +

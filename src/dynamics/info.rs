@@ -1,6 +1,7 @@
 //! Model statistics printed by `emcontact check`.
 
 use crate::fe::kernel;
+use crate::linalg::{plan, BlockPattern, LinearParams, LinearPlan, LinearSolveError};
 use crate::model::Model;
 
 /// Sizes, mass and the explicit stable time step of a model.
@@ -56,4 +57,25 @@ fn info_dim<const D: usize>(model: &Model) -> Result<ModelInfo, kernel::KernelEr
         bodies,
         stable_dt,
     })
+}
+
+/// The linear solver `emcontact run` would use for `model`, with the
+/// memory estimate of a direct factorization (on the element couplings;
+/// contact couplings come on top at run time). A `direct` request whose
+/// factors would not fit in the available memory is an error.
+pub fn linear_plan(model: &Model) -> Result<LinearPlan, LinearSolveError> {
+    let mut lists: Vec<&[usize]> = Vec::new();
+    for body in &model.bodies {
+        let group = model
+            .mesh
+            .group(&body.group)
+            .expect("input checked the group");
+        lists.extend(group.elements.iter().map(|e| e.nodes()));
+    }
+    let nodes = BlockPattern::new(model.mesh.nodes.len(), 1, lists);
+    let params = LinearParams {
+        method: model.solver.linear,
+        ..Default::default()
+    };
+    plan(nodes.node_graph(), model.dim, &params)
 }

@@ -12,7 +12,7 @@ mod retry;
 pub mod step;
 pub mod system;
 
-pub use info::{model_info, ModelInfo};
+pub use info::{linear_plan, model_info, ModelInfo};
 pub use measures::{measure, Measures};
 pub use step::{
     PairSnapshot, PointSnapshot, RestoreError, State, StepError, StepReport, Stepper,

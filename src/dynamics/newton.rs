@@ -99,16 +99,26 @@ impl<const D: usize> Stepper<D> {
     ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let sys = &self.sys;
+        let started = std::time::Instant::now();
         sys.assemble(x0, x1, eval, &mut self.f, Some(&mut self.k))?;
+        self.timing.assembly += started.elapsed().as_secs_f64();
         // contact force acts on the bodies: it enters the residual with a minus
         // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
         if !self.contacts.is_empty() {
+            let started = std::time::Instant::now();
             self.mv.iter_mut().for_each(|v| *v = 0.0);
-            self.contacts
-                .evaluate::<D>(x0, x1, dt, options, &mut self.mv, Some((&sys.pattern, &mut self.k)))?;
+            self.contacts.evaluate::<D>(
+                x0,
+                x1,
+                dt,
+                options,
+                &mut self.mv,
+                Some((&sys.pattern, &mut self.k)),
+            )?;
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
             }
+            self.timing.contact += started.elapsed().as_secs_f64();
         }
         for i in 0..self.r.len() {
             self.r[i] = x1[i] - self.x_hat[i];
@@ -142,9 +152,9 @@ impl<const D: usize> Stepper<D> {
 
     /// The Newton correction at the current iterate into `dx` (the matrix `k`
     /// and residual `r` of the last evaluation); updates the multipliers.
-    fn correction(&mut self, report: &mut StepReport) -> Result<(), StepError> {
+    fn correction(&mut self, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
         let start = std::time::Instant::now();
-        self.lu.factorize(&self.sys.pattern, &self.k)?;
+        self.lu.update(&self.k)?;
         let factor = start.elapsed().as_secs_f64();
         if !self.contacts.has_multipliers() {
             for i in 0..self.dx.len() {
@@ -153,8 +163,9 @@ impl<const D: usize> Stepper<D> {
             self.lu.solve_in_place(&mut self.dx)?;
             return Ok(());
         }
-        let lu = &self.lu;
-        let mut solve = |rhs: &mut [f64], ncols: usize| lu.solve_columns(rhs, ncols);
+        let lu = &mut self.lu;
+        let mut solve =
+            |rhs: &mut [f64], ncols: usize| lu.solve_many_in_place(rhs, ncols).map(|_| ());
         let mut dump = self.dump_contact.clone().map(|dir| {
             let count = &mut self.dump_count;
             move |sp: &enforce::Subproblem| {
@@ -166,9 +177,11 @@ impl<const D: usize> Stepper<D> {
             &mut self.contacts,
             &self.r,
             &self.sys.fixed,
+            dt,
             &mut solve,
             &mut self.dx,
-            dump.as_mut().map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
+            dump.as_mut()
+                .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
         )?;
         log::debug!(
             "newton correction: factorization {factor:.3} s, contact subproblem {:.3} s ({} points, {} library iterations)",
@@ -208,9 +221,7 @@ impl<const D: usize> Stepper<D> {
             let (contact, contact_size) = self.contacts.violation(dt);
             let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
             let converged = cur.converged(self.params.tolerance);
-            if (close || contact <= 1.0 && converged)
-                && self.contacts.settle() > 0
-            {
+            if (close || contact <= 1.0 && converged) && self.contacts.settle() > 0 {
                 report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 continue;
@@ -228,7 +239,7 @@ impl<const D: usize> Stepper<D> {
             it += 1;
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
-            self.correction(report)?;
+            self.correction(dt, report)?;
             let new = multipliers(&self.contacts);
             // Round-off floor: a correction below ~50 ulp of the positions cannot
             // reduce the residual further (the inertia term cancels digits of x).

@@ -17,8 +17,9 @@
 //!
 //! The Newton matrix is `c_M M + ∂(f_int − f_c)/∂x₁` (unsymmetric for the
 //! midpoint scheme and for friction), with the exact contact tangent;
-//! factorized by sparse LU with a reused symbolic analysis. The Newton loop
-//! itself is in [`super::newton`].
+//! solved by [`LinearSolver`] (a sparse LU with a reused symbolic analysis,
+//! its factors reused within the step). The Newton loop itself is in
+//! [`super::newton`].
 
 use super::system::System;
 use crate::contact::enforce::EnforceError;
@@ -26,7 +27,7 @@ use crate::contact::geometry::GeometryError;
 use crate::contact::update::{self, MassInverse};
 use crate::contact::{ContactSet, Tunnel};
 use crate::fe::kernel::{KernelError, StressEval};
-use crate::linalg::{LinearSolveError, SparseLu};
+use crate::linalg::{LinearParams, LinearSolveError, LinearSolver};
 use crate::model::{Integrator, SolverParams};
 
 /// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
@@ -60,8 +61,10 @@ pub struct StepReport {
     pub active: usize,
     pub stick: usize,
     pub slip: usize,
-    /// Largest penetration `max(−g_{n+1})` over active points (0 if none).
+    /// Largest penetration `max(−g_{n+1})` over active points of every pass
+    /// (0 if none), as a length and relative to the pair's face size `h`.
     pub max_penetration: f64,
+    pub max_penetration_h: f64,
     /// Frictional work dissipated in the step, `Δt Σ w j D`.
     pub dissipation: f64,
     /// Energy the velocity update could not restore in the step (`Σ F_l(κ)`).
@@ -72,6 +75,19 @@ pub struct StepReport {
     pub subproblem_iterations: usize,
     /// Largest FCLIB error of a subproblem's solution.
     pub subproblem_error: f64,
+    /// Krylov iterations of the Newton matrix's linear solves in the step.
+    pub linear_iterations: usize,
+    /// Numeric factorizations of the Newton matrix in the step.
+    pub factorizations: usize,
+}
+
+/// Where a stepper's time went, summed over its life.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepTiming {
+    /// Element force and tangent assembly.
+    pub assembly: f64,
+    /// The contact pairs' force and tangent.
+    pub contact: f64,
 }
 
 /// Why a step failed (the run then retries with a smaller step).
@@ -105,9 +121,12 @@ pub struct Stepper<const D: usize> {
     pub params: SolverParams,
     pub gravity: [f64; 3],
     pub(super) f_ext: Vec<f64>,
-    pub(super) lu: SparseLu,
-    /// The consistent mass, factored once per stiffness pattern (velocity update).
-    mass_lu: Option<SparseLu>,
+    /// Solver of the Newton matrix.
+    pub lu: LinearSolver,
+    /// The consistent mass, factored once per run (velocity update, Newmark's `a₀`).
+    mass_lu: Option<LinearSolver>,
+    /// Seconds in element assembly and in the contact pairs (`newton::evaluate`).
+    pub timing: StepTiming,
     pub(super) k: Vec<f64>,
     pub(super) f: Vec<f64>,
     pub(super) r: Vec<f64>,
@@ -133,7 +152,25 @@ impl<const D: usize> Stepper<D> {
         gravity: [f64; 3],
     ) -> Result<Stepper<D>, LinearSolveError> {
         let n = sys.n_dofs();
-        let lu = SparseLu::new(&sys.pattern)?;
+        let linear = LinearParams {
+            method: params.linear,
+            ..Default::default()
+        };
+        let lu = LinearSolver::new(&sys.pattern, linear)?;
+        let mass_lu = match &sys.consistent {
+            Some(m) => {
+                let mut m = m.clone();
+                sys.apply_fixed(&mut m);
+                let symmetric = LinearParams {
+                    symmetric: true,
+                    ..linear
+                };
+                let mut solver = LinearSolver::new(&sys.pattern, symmetric)?;
+                solver.factorize(&m)?;
+                Some(solver)
+            }
+            None => None,
+        };
         let mut f_ext = vec![0.0; n];
         sys.gravity_force(&gravity, &mut f_ext);
         sys.zero_fixed(&mut f_ext);
@@ -145,7 +182,8 @@ impl<const D: usize> Stepper<D> {
             gravity,
             f_ext,
             lu,
-            mass_lu: None,
+            mass_lu,
+            timing: StepTiming::default(),
             k: vec![0.0; nnz],
             f: vec![0.0; n],
             r: vec![0.0; n],
@@ -172,11 +210,16 @@ impl<const D: usize> Stepper<D> {
                 a[i] = self.f_ext[i] - self.f[i];
             }
             self.sys.zero_fixed(&mut a);
-            self.k.iter_mut().for_each(|v| *v = 0.0);
-            self.sys.add_mass(1.0, &mut self.k);
-            self.sys.apply_fixed(&mut self.k);
-            self.lu.factorize(&self.sys.pattern, &self.k)?;
-            self.lu.solve_in_place(&mut a)?;
+            match self.mass_lu.as_mut() {
+                Some(m) => {
+                    m.solve_in_place(&mut a)?;
+                }
+                None => {
+                    for (i, v) in a.iter_mut().enumerate() {
+                        *v /= self.sys.lumped[i / D].max(f64::MIN_POSITIVE);
+                    }
+                }
+            }
         }
         Ok(State { t: 0.0, x, v, a })
     }
@@ -191,9 +234,18 @@ impl<const D: usize> Stepper<D> {
 
     /// Advances `s0` by `dt`. On error `s0` and the contact state are untouched.
     pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        let result = self.step_inner(s0, dt);
-        match &result {
-            Ok(_) => self.contacts.commit(),
+        // every step factors its own first matrix: a step's result does not
+        // depend on the factors of earlier ones (restarts stay bit for bit)
+        self.lu.begin_step();
+        let before = self.lu.stats();
+        let mut result = self.step_inner(s0, dt);
+        match &mut result {
+            Ok((_, report)) => {
+                let after = self.lu.stats();
+                report.linear_iterations = after.krylov_iterations - before.krylov_iterations;
+                report.factorizations = after.factorizations - before.factorizations;
+                self.contacts.commit()
+            }
             Err(_) => self.contacts.rollback(),
         }
         result
@@ -253,14 +305,14 @@ impl<const D: usize> Stepper<D> {
         }
         let (lists, possible) = self.contacts.couplings(&s0.x, &s0.v, dt);
         self.contact_possible = possible;
+        let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
         if self.sys.set_couplings(lists) {
-            self.lu = SparseLu::new(&self.sys.pattern)?;
-            self.mass_lu = None;
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
             let nnz = self.sys.pattern.nnz();
             self.k = vec![0.0; nnz];
             log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
         }
-        self.contacts.begin_step(dt);
+        self.contacts.begin_step(&s0.x, dt);
         Ok(())
     }
 
@@ -289,6 +341,13 @@ impl<const D: usize> Stepper<D> {
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
         for (pair, ev) in self.contacts.evals() {
+            // the depth of either surface in the other: a measuring pass's
+            // points carry no force, their depth counts wherever they are
+            // over the slave surface
+            if ev.active() || (!pair.enforced && !ev.beside && ev.g1 < 0.0) {
+                report.max_penetration = report.max_penetration.max(-ev.g1);
+                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pair.surface.h);
+            }
             if !ev.active() {
                 continue;
             }
@@ -300,7 +359,6 @@ impl<const D: usize> Stepper<D> {
                     report.stick += 1;
                 }
             }
-            report.max_penetration = report.max_penetration.max(-ev.g1);
             report.dissipation += dt * ev.weight * ev.dissipation_rate();
         }
     }
@@ -313,16 +371,11 @@ impl<const D: usize> Stepper<D> {
             return Ok(0.0);
         }
         let minv = if self.sys.consistent.is_some() {
-            if self.mass_lu.is_none() {
-                let mut m = vec![0.0; self.sys.pattern.nnz()];
-                self.sys.add_mass(1.0, &mut m);
-                self.sys.apply_fixed(&mut m);
-                let mut lu = SparseLu::new(&self.sys.pattern)?;
-                lu.factorize(&self.sys.pattern, &m)?;
-                self.mass_lu = Some(lu);
-            }
-            let lu = self.mass_lu.as_ref().expect("factored above");
-            let mut solve = |g: &mut [f64]| lu.solve_in_place(g);
+            let lu = self
+                .mass_lu
+                .as_mut()
+                .expect("a consistent mass is factored at new");
+            let mut solve = |g: &mut [f64]| lu.solve_in_place(g).map(|_| ());
             return Ok(update::apply::<D>(
                 &self.contacts,
                 x1,

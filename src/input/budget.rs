@@ -4,12 +4,18 @@
 //!
 //! The estimate of a run's peak memory is the mesh (nodes, elements), the
 //! system (block pattern values and indices: two Newton matrices, the mass,
-//! the LU's copy) and the sparse LU's factors, which dominate: in 3D their
-//! size follows the measured `553 MB · (dofs / 18 546)^1.56` of the friction
-//! blocks (MEASUREMENTS.md: 21 MB at 1.6k dofs to 14.5 GB at 134k), in 2D
-//! nested dissection's `O(n log n)` fill. The time per step is a rough
-//! figure from the same measurements (ten Newton iterations, LU time
-//! `1.7 s · (dofs / 18 546)^2.04` in 3D on one core).
+//! the linear solver's copy) and the linear solver's own memory. The direct
+//! solver's LU factors dominate: in 3D their size follows the measured
+//! `2.84 GB · (dofs / 166 419)^1.41` (hex8 boxes with the METIS ordering:
+//! 63 MB at 11k dofs, 0.65 GB at 58k, 2.84 GB at 166k; docs/performance.md),
+//! in 2D nested dissection's `O(n log n)` fill. Where the factors would take
+//! more than half of the machine, `[solver] linear = "auto"` solves
+//! iteratively and the solver keeps only a Krylov basis (31 vectors). The
+//! time per step is a rough figure from the same measurements (ten Newton
+//! iterations on one core: a factorization `29.5 s · (dofs / 166 419)^1.67`
+//! and ten solves, or ten GMRES solves of 2.1e-5 s per dof).
+
+use crate::linalg::LinearMethod;
 
 /// Element and node counts of a mesh part.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -35,32 +41,64 @@ impl Size {
     }
 }
 
-/// Estimated peak memory of a run of a model of this size (bytes).
+/// Estimated peak memory of a run of a model of this size (bytes), with
+/// `[solver] linear = "auto"`.
 pub fn run_bytes(dim: usize, size: Size) -> f64 {
+    run_bytes_with(dim, size, LinearMethod::Auto)
+}
+
+/// Bytes of the direct solver's LU factors.
+fn lu_bytes(dim: usize, size: Size) -> f64 {
+    let d = dim as f64;
+    let dofs = size.nodes * d;
+    if dim == 3 {
+        2.84e9 * (dofs / 166_419.0).powf(1.41)
+    } else {
+        size.nodes * 9.0 * d * d * 8.0 * 2.0 * dofs.max(2.0).log2()
+    }
+}
+
+/// Whether the linear solver of a model of this size factors (`auto`:
+/// when the factors fit in half of the machine, 16 GB where unknown).
+fn direct(dim: usize, size: Size, linear: LinearMethod) -> bool {
+    match linear {
+        LinearMethod::Direct => true,
+        LinearMethod::Iterative => false,
+        LinearMethod::Auto => lu_bytes(dim, size) <= 0.5 * machine_bytes().unwrap_or(32e9),
+    }
+}
+
+/// Estimated peak memory of a run of a model of this size (bytes).
+pub fn run_bytes_with(dim: usize, size: Size, linear: LinearMethod) -> f64 {
     let d = dim as f64;
     let dofs = size.nodes * d;
     let mesh = size.nodes * 64.0 + size.elements * (16.0 + 8.0 * size.per_element);
     // node-to-node couplings: about 27 neighbours per node in 3D, 9 in 2D
     let blocks = size.nodes * if dim == 3 { 27.0 } else { 9.0 };
     let system = blocks * d * d * (4.0 * 8.0 + 8.0);
-    let lu = if dim == 3 {
-        553e6 * (dofs / 18_546.0).powf(1.56)
+    let solver = if direct(dim, size, linear) {
+        lu_bytes(dim, size)
     } else {
-        blocks * d * d * 8.0 * 2.0 * dofs.max(2.0).log2()
+        // the solver's copy of the matrix and a Krylov basis
+        blocks * d * d * 16.0 + 34.0 * dofs * 8.0
     };
-    mesh + system + lu
+    mesh + system + solver
 }
 
-/// Rough wall time of one step on one core (seconds): ten Newton iterations.
-pub fn seconds_per_step(dim: usize, size: Size) -> f64 {
+/// Rough time of one step on one core (seconds): ten Newton iterations.
+pub fn seconds_per_step(dim: usize, size: Size, linear: LinearMethod) -> f64 {
     let dofs = size.nodes * dim as f64;
+    let assembly = 10.0 * 2e-5 * size.elements;
+    if !direct(dim, size, linear) {
+        return assembly + 10.0 * 2.1e-5 * dofs;
+    }
     let lu = if dim == 3 {
-        1.7 * (dofs / 18_546.0).powf(2.04)
+        29.5 * (dofs / 166_419.0).powf(1.67)
     } else {
         2e-6 * dofs * dofs.max(2.0).log2()
     };
-    let assembly = 2e-5 * size.elements;
-    10.0 * (lu + assembly)
+    // one factorization, ten solves of about 1/50 of it
+    assembly + 1.2 * lu
 }
 
 /// Total memory of this machine (bytes), from `/proc/meminfo`; `None` where
@@ -144,14 +182,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_estimate_matches_the_measured_blocks() {
-        // fine blocks: 16×16×8 + 8×8×8 hex8, 9,990 dofs, 246 MB measured
-        let s = box_size(&[16, 16, 8], false).add(box_size(&[8, 8, 8], false));
-        assert_eq!(s.nodes * 3.0, 9_990.0);
-        let b = run_bytes(3, s);
-        assert!(b > 200e6 && b < 400e6, "{}", human(b));
-        // a 10⁹-element box is far beyond any machine
-        assert!(run_bytes(3, box_size(&[1000, 1000, 1000], false)) > 1e15);
+    fn the_estimate_matches_the_measured_runs() {
+        // 166k-dof free flight, direct: 3.81 GB peak measured
+        let s = box_size(&[40, 40, 32], false);
+        assert_eq!(s.nodes * 3.0, 166_419.0);
+        let b = run_bytes_with(3, s, LinearMethod::Direct);
+        assert!(b > 3.0e9 && b < 4.6e9, "{}", human(b));
+        // 1.07M dofs, iterative: 4.78 GB peak measured; direct would need ≈ 40 GB
+        let s = box_size(&[70, 70, 70], false);
+        let b = run_bytes_with(3, s, LinearMethod::Iterative);
+        assert!(b > 3.8e9 && b < 5.8e9, "{}", human(b));
+        assert!(run_bytes_with(3, s, LinearMethod::Direct) > 35e9);
+        // a 10⁹-element box is far beyond any machine, either way
+        let huge = box_size(&[1000, 1000, 1000], false);
+        assert!(run_bytes_with(3, huge, LinearMethod::Iterative) > 1e12);
         assert_eq!(human(1.5e9), "1.5 GB");
     }
 }

@@ -34,14 +34,12 @@ pub(super) fn contact_warnings(
             );
         }
     } else {
-        for (key, v) in [("penalty", &c.penalty), ("tangential_penalty", &c.tangential_penalty)] {
-            if let Some(v) = v {
-                unused(
-                    key,
-                    v.span(),
-                    "with exact or augmented-Lagrangian enforcement (the penalties are the penalty law's)",
-                );
-            }
+        if let Some(v) = &c.penalty {
+            unused(
+                "penalty",
+                v.span(),
+                "with exact or augmented-Lagrangian enforcement (the normal penalty is the penalty law's)",
+            );
         }
     }
     if spec.enforcement != Enforcement::Exact {
@@ -250,6 +248,31 @@ pub(super) fn build_contact(
         .as_ref()
         .map(|v| *v.get_ref())
         .unwrap_or(true);
+    let passes = match (&c.passes, &master) {
+        // two passes under the augmented Lagrangian's single Alart–Curnier
+        // step per iteration stall where the two meshes do not match on a
+        // flat interface (the second pass nearly repeats the first's
+        // constraints: the step's matrix is near singular); one pass, the
+        // other side's depth measured
+        (None, MasterSpec::Surface(_)) if enforcement == Enforcement::AugmentedLagrangian => 1,
+        (None, MasterSpec::Surface(_)) => 2,
+        (None, MasterSpec::Plane { .. }) => 1,
+        (Some(p), MasterSpec::Plane { .. }) if *p.get_ref() != 1 => {
+            return ctx.err(
+                Some(p.span()),
+                format!("{key}.passes"),
+                "a rigid plane has no nodes to check: passes must be 1",
+            )
+        }
+        (Some(p), _) if matches!(*p.get_ref(), 1 | 2) => *p.get_ref() as u8,
+        (Some(p), _) => {
+            return ctx.err(
+                Some(p.span()),
+                format!("{key}.passes"),
+                format!("expected 1 or 2, got {}", p.get_ref()),
+            )
+        }
+    };
     Ok(ContactSpec {
         slave,
         master,
@@ -262,5 +285,6 @@ pub(super) fn build_contact(
         solver,
         tangent,
         initial_overlap,
+        passes,
     })
 }

@@ -17,6 +17,7 @@ use budget::Size;
 
 pub use keys::{markdown, KEYS};
 
+use crate::linalg::LinearMethod;
 use crate::material::{lame, Material, NeoHookean, Svk};
 use crate::mesh::{self, Mesh};
 use crate::model::{
@@ -254,6 +255,24 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         );
     }
 
+    let linear = match raw
+        .solver
+        .linear
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("auto", _)) => LinearMethod::Auto,
+        Some(("direct", _)) => LinearMethod::Direct,
+        Some(("iterative", _)) => LinearMethod::Iterative,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                "solver.linear",
+                format!("expected \"direct\", \"iterative\" or \"auto\", got \"{other}\""),
+            )
+        }
+    };
+
     let adaptive = raw.time.adaptive.as_ref().map_or(true, |a| *a.get_ref());
     let dt_min = match &raw.time.dt_min {
         Some(v) => {
@@ -396,6 +415,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             tolerance,
             max_iterations,
             max_cutbacks,
+            linear,
         },
         output: OutputParams {
             dir,

@@ -48,6 +48,7 @@ pub struct RawSolver {
     pub tolerance: Option<Spanned<f64>>,
     pub max_iterations: Option<Spanned<i64>>,
     pub max_cutbacks: Option<Spanned<i64>>,
+    pub linear: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -153,4 +154,5 @@ pub struct RawContact {
     pub solver: Option<Spanned<String>>,
     pub tangent: Option<Spanned<String>>,
     pub initial_overlap: Option<Spanned<String>>,
+    pub passes: Option<Spanned<i64>>,
 }

@@ -22,7 +22,7 @@
 
 use super::ordering::column_ordering;
 pub use super::ordering::LuOrdering;
-use super::BlockPattern;
+use super::{BlockPattern, LinearSolveError};
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::perm::PermRef;
 use faer::sparse::linalg::lu::supernodal::{
@@ -33,15 +33,6 @@ use faer::sparse::linalg::lu::supernodal::{
 use faer::sparse::linalg::{qr, SymbolicSupernodalParams};
 use faer::sparse::{FaerError, SparseColMatRef};
 use faer::{Conj, MatMut};
-
-/// A factorization failed.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum LinearSolveError {
-    #[error("symbolic analysis failed: {0}")]
-    Symbolic(String),
-    #[error("singular or non-finite matrix: {0}")]
-    Numeric(String),
-}
 
 /// Options of the symbolic analysis.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,10 +7,36 @@
 //! share a node; each colour is then assembled in parallel without locks.
 
 mod color;
+mod error;
+mod krylov;
+mod ldlt;
 mod lu;
+mod metis;
+mod operator;
 mod ordering;
 mod pattern;
+mod plan;
+mod solver;
+mod supernodal_lu;
+mod symbolic;
 
 pub use color::color_elements;
-pub use lu::{LinearSolveError, LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
+pub use error::LinearSolveError;
+pub use krylov::{bicgstab, cg, gmres, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
+pub use ldlt::SparseLdlt;
+pub use lu::{LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
+pub use metis::{nested_dissection, MetisError};
+pub use operator::{BlockJacobi, Operator};
 pub use pattern::BlockPattern;
+pub use plan::{available_memory, plan, plan_with_memory, LinearMethod, LinearPlan};
+pub use solver::{Factorization, LinearParams, LinearSolver, LinearStats, SolveInfo};
+pub use supernodal_lu::{SupernodalLu, ZeroPivot};
+pub use symbolic::{
+    estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor,
+    METIS_MIN_NODES,
+};
+
+#[cfg(test)]
+mod solver_tests;
+#[cfg(test)]
+mod test_matrices;

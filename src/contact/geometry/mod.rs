@@ -30,8 +30,8 @@
 //! ```
 
 mod kinematics;
-pub mod real;
 mod project;
+pub mod real;
 mod shape;
 pub(crate) mod vec3;
 

@@ -72,7 +72,10 @@ pub struct Dual<const N: usize> {
 
 impl<const N: usize> Default for Dual<N> {
     fn default() -> Self {
-        Dual { v: 0.0, d: [0.0; N] }
+        Dual {
+            v: 0.0,
+            d: [0.0; N],
+        }
     }
 }
 

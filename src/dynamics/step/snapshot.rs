@@ -17,7 +17,7 @@
 //! refused by `restore`, never misread.
 
 use super::Stepper;
-use crate::linalg::{LinearSolveError, SparseLu};
+use crate::linalg::LinearSolveError;
 use serde::{Deserialize, Serialize};
 
 /// Version of the [`StepperSnapshot`] layout; bump it when a field changes.
@@ -136,9 +136,9 @@ impl<const D: usize> Stepper<D> {
                 n,
             ));
         }
+        let contact_nodes: Vec<usize> = snap.couplings.iter().flatten().copied().collect();
         if self.sys.set_couplings(snap.couplings.clone()) {
-            self.lu = SparseLu::new(&self.sys.pattern)?;
-            self.mass_lu = None;
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
             self.k = vec![0.0; self.sys.pattern.nnz()];
         }
         for (p, c) in snap.pairs.iter().zip(self.contacts.pairs.iter_mut()) {

@@ -261,10 +261,13 @@ fn open(path: &Path) -> Result<File, FclibError> {
             msg: "no such file".into(),
         });
     }
-    File::open(path).map_err(|e| FclibError::Open {
-        file: path.into(),
-        msg: e.to_string(),
-    })
+    File::with_options()
+        .with_fapl(|p| p.file_locking(false))
+        .open(path)
+        .map_err(|e| FclibError::Open {
+            file: path.into(),
+            msg: e.to_string(),
+        })
 }
 
 /// Reads the problem of an FCLIB file (local or global) and its `info/` strings.

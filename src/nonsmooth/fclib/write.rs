@@ -95,12 +95,18 @@ impl Writer<'_> {
     }
 }
 
+/// HDF5's advisory file locks are off: they refused, now and then, to reopen
+/// a file this process had just written and closed ("unable to lock file,
+/// errno = 11"), and we never share a file with a concurrent writer.
 fn create(path: &Path) -> Result<File, FclibError> {
-    File::create(path).map_err(|e| FclibError::Write {
-        file: path.into(),
-        path: "/".into(),
-        msg: e.to_string(),
-    })
+    File::with_options()
+        .with_fapl(|p| p.file_locking(false))
+        .create(path)
+        .map_err(|e| FclibError::Write {
+            file: path.into(),
+            path: "/".into(),
+            msg: e.to_string(),
+        })
 }
 
 /// Creates (truncates) `path` with `/fclib_local`, matrices stored in `format`.
@@ -202,11 +208,14 @@ pub fn write_problem(
 }
 
 fn append(path: &Path) -> Result<File, FclibError> {
-    File::append(path).map_err(|e| FclibError::Write {
-        file: path.into(),
-        path: "/".into(),
-        msg: e.to_string(),
-    })
+    File::with_options()
+        .with_fapl(|p| p.file_locking(false))
+        .append(path)
+        .map_err(|e| FclibError::Write {
+            file: path.into(),
+            path: "/".into(),
+            msg: e.to_string(),
+        })
 }
 
 /// Adds (replaces) `/solution` in an existing file.

@@ -1,0 +1,593 @@
+//! `LinearSolver`: the one type the time stepper solves its linear systems
+//! with. It owns a copy of the matrix, chooses a direct or an iterative
+//! method, keeps the symbolic analysis while the pattern stays, decides when
+//! to refactor, and measures every solution by its true residual.
+//!
+//! Direct path: the symmetric-pattern LU of [`SupernodalLu`] (or, for a
+//! symmetric matrix, faer's `LDLᵀ`) on a nested-dissection ordering. A new
+//! matrix given by [`LinearSolver::update`] is not refactored at once: the
+//! factors of an earlier matrix precondition right-preconditioned GMRES on
+//! the new one (Saad & Schultz 1986). Fresh factors solve in one triangular
+//! solve, refined by GMRES where the pivoting restricted to the supernodes
+//! left the residual above target.
+//!
+//! When to refactor is decided on a work model, not on the clock (so runs
+//! are reproducible): a factorization costs `F = flops / 35 GFlop/s`, a
+//! Krylov iteration `I` = the bytes it reads (the factors, `A`, the Krylov
+//! basis) at 10 GB/s; a refactorization of the trailing (contact) block
+//! only its flops. Since the last
+//! factorization the solver sums the cost of the cycle, `F + Σ (1 + k_j) I`
+//! over its solves; [`LinearSolver::update`] refactors when the last solve
+//! cost more than the cycle's average per solve (the marginal cost of
+//! keeping the old factors has passed the average cost of refactoring) or
+//! when a factorization costs less than 4 iterations (small systems), and
+//! a solve with old factors gives up and refactors after `F / I` iterations
+//! (a failed attempt costs at most one factorization).
+//!
+//! Iterative path (models whose factors do not fit in memory): GMRES, or CG
+//! for a symmetric matrix, with the node-block Jacobi preconditioner.
+//!
+//! Every `Ok` solve has `‖b − A x‖₂ ≤ rtol ‖b‖₂` for the matrix given last,
+//! recomputed from `x` after the solve; otherwise the solve returns
+//! [`LinearSolveError::NoConvergence`].
+
+use super::error::LinearSolveError;
+use super::krylov::{cg, gmres, KrylovError, KrylovParams, KrylovWork};
+use super::ldlt::SparseLdlt;
+use super::operator::{BlockJacobi, Operator};
+use super::plan::{plan, LinearMethod, LinearPlan};
+use super::supernodal_lu::SupernodalLu;
+use super::symbolic::{FillOrdering, SymbolicFactor};
+use super::BlockPattern;
+use std::time::Instant;
+
+/// Which factorization the direct path uses for an unsymmetric matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Factorization {
+    /// LU of the matrix itself, pivoting within supernodes (option (a) of
+    /// issue 12; the default, docs/performance.md says why).
+    #[default]
+    Lu,
+    /// LDLᵀ of the symmetric part `(A + Aᵀ)/2`, always used as a GMRES
+    /// preconditioner (option (b)).
+    SymmetricPart,
+}
+
+/// Options of a [`LinearSolver`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearParams {
+    pub method: LinearMethod,
+    /// The matrices are symmetric (mass matrix, frictionless Newmark): LDLᵀ and CG.
+    pub symmetric: bool,
+    pub factorization: Factorization,
+    pub ordering: FillOrdering,
+    /// Target relative residual of every solve (default 1e-12).
+    pub rtol: f64,
+    /// Krylov iterations allowed with factors of an earlier matrix before
+    /// the current one is factored; `None` (default): from the work model,
+    /// `F / I` clamped to 10..=300; `Some(0)`: factor every matrix.
+    pub reuse_iterations: Option<usize>,
+    /// Krylov iterations allowed on the iterative path (default 3000).
+    pub max_iterations: usize,
+    /// GMRES restart length (default 30).
+    pub restart: usize,
+    /// Bytes the direct factors may take under `Auto`; `None`: half of the
+    /// memory available when the solver is built.
+    pub memory_budget: Option<f64>,
+}
+
+impl Default for LinearParams {
+    fn default() -> Self {
+        LinearParams {
+            method: LinearMethod::Auto,
+            symmetric: false,
+            factorization: Factorization::Lu,
+            ordering: FillOrdering::Auto,
+            rtol: 1e-12,
+            reuse_iterations: None,
+            max_iterations: 3000,
+            restart: 30,
+            memory_budget: None,
+        }
+    }
+}
+
+/// Counters, summed over the solver's life (pattern changes included).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LinearStats {
+    pub symbolic_analyses: usize,
+    /// Numeric factorizations (direct path only).
+    pub factorizations: usize,
+    /// Refactorizations of the trailing (contact) block alone.
+    pub trailing_refactorizations: usize,
+    /// Right-hand sides solved.
+    pub solves: usize,
+    /// Krylov iterations over all solves.
+    pub krylov_iterations: usize,
+    pub symbolic_seconds: f64,
+    /// Numeric factorizations, and on the iterative path the preconditioner set-up.
+    pub factor_seconds: f64,
+    /// Time in solves (triangular solves, products, Krylov), refactorizations excluded.
+    pub solve_seconds: f64,
+}
+
+/// What one (multi-)solve did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SolveInfo {
+    pub iterations: usize,
+    /// Largest true relative residual over the right-hand sides.
+    pub residual: f64,
+    /// The matrix was factored during this solve.
+    pub refactored: bool,
+}
+
+/// The factors (or preconditioner) of the current pattern.
+enum Precond {
+    Lu {
+        sym: SymbolicFactor,
+        lu: SupernodalLu,
+        x: Vec<f64>,
+        t: Vec<f64>,
+    },
+    Ldlt {
+        sym: SymbolicFactor,
+        ldlt: SparseLdlt,
+        sym_values: Vec<f64>,
+    },
+    Jacobi(BlockJacobi),
+}
+
+impl Precond {
+    /// `rhs ← M⁻¹ rhs` for `nrhs` columns.
+    fn apply(&mut self, rhs: &mut [f64], nrhs: usize) {
+        match self {
+            Precond::Lu { sym, lu, x, t } => lu.solve_in_place(sym, rhs, nrhs, x, t),
+            Precond::Ldlt { sym, ldlt, .. } => ldlt.solve_in_place(sym, rhs, nrhs),
+            Precond::Jacobi(j) => {
+                let n = rhs.len() / nrhs;
+                rhs.chunks_mut(n).for_each(|c| j.apply(c))
+            }
+        }
+    }
+}
+
+/// Old factors are kept only where a factorization costs more than this
+/// many Krylov iterations (on small systems refactoring is cheaper than
+/// the iterations a reuse needs).
+const MIN_REUSE_RATIO: f64 = 4.0;
+
+/// Largest trailing block (volatile nodes × dofs per node) ordered last.
+const MAX_TRAILING_DOFS: usize = 6000;
+
+/// GMRES iterations allowed to refine the solution of fresh factors.
+const FRESH_ITERATIONS: usize = 100;
+
+/// Work model: flops per second of a factorization, bytes per second of
+/// the memory-bound solves and products. Measured on the project's machine
+/// (one thread): 35–37 GFlop/s factoring the free-flight tangent at 166k
+/// dofs and the friction-blocks tangent at 18.5k; its triangular solves
+/// read the factors at 6 GB/s (2.8 GB) and 14 GB/s (124 MB). Only the
+/// ratio matters: it puts a factorization at 22 Krylov iterations on the
+/// blocks (measured 33) and 95 on the 166k tangent (measured 50).
+const FACTOR_RATE: f64 = 35e9;
+const MEMORY_RATE: f64 = 10e9;
+
+/// Direct or iterative solver of the linear systems on one pattern.
+pub struct LinearSolver {
+    params: LinearParams,
+    plan: LinearPlan,
+    op: Operator,
+    precond: Option<Precond>,
+    /// The factors are of the current values.
+    fresh: bool,
+    /// Some matrix of the current pattern has been factored.
+    factored: bool,
+    /// Nodes ordered last (`set_pattern`), sorted.
+    volatile: Vec<usize>,
+    /// Work model: cost of a factorization, of a trailing-block
+    /// refactorization and of a Krylov iteration.
+    factor_cost: f64,
+    trailing_cost: f64,
+    /// Modelled cost of a trailing refactorization done since the last solve.
+    pending_cost: f64,
+    iteration_cost: f64,
+    /// Since the last factorization: modelled cost (factorization included)
+    /// and solves; the cost of the last solve.
+    cycle_cost: f64,
+    cycle_solves: usize,
+    last_solve_cost: f64,
+    stats: LinearStats,
+    work: KrylovWork,
+    b: Vec<f64>,
+}
+
+impl LinearSolver {
+    /// Plans the method for `pattern` and, on the direct path, runs the
+    /// symbolic analysis.
+    pub fn new(
+        pattern: &BlockPattern,
+        params: LinearParams,
+    ) -> Result<LinearSolver, LinearSolveError> {
+        let plan = plan(pattern.node_graph(), pattern.dim(), &params)?;
+        let mut s = LinearSolver {
+            params,
+            plan,
+            op: Operator::new(pattern),
+            precond: None,
+            fresh: false,
+            factored: false,
+            volatile: Vec::new(),
+            factor_cost: 0.0,
+            trailing_cost: 0.0,
+            pending_cost: 0.0,
+            iteration_cost: 0.0,
+            cycle_cost: 0.0,
+            cycle_solves: 0,
+            last_solve_cost: 0.0,
+            stats: LinearStats::default(),
+            work: KrylovWork::default(),
+            b: Vec::new(),
+        };
+        s.analyse()?;
+        Ok(s)
+    }
+
+    /// A new pattern (contact couplings changed): new symbolic analysis,
+    /// counters kept. The method chosen at `new` stays.
+    ///
+    /// `volatile`: nodes whose rows and columns change most from one matrix
+    /// to the next (the contact nodes). On the direct LU path they are
+    /// ordered last when that costs little fill, and later matrices then
+    /// refactor only their trailing block (`SupernodalLu::refactor_trailing`)
+    /// while the factors of the rest precondition GMRES.
+    pub fn set_pattern(
+        &mut self,
+        pattern: &BlockPattern,
+        volatile: &[usize],
+    ) -> Result<(), LinearSolveError> {
+        self.op = Operator::new(pattern);
+        self.precond = None;
+        self.fresh = false;
+        self.factored = false;
+        self.volatile.clear();
+        self.volatile.extend_from_slice(volatile);
+        self.volatile.sort_unstable();
+        self.volatile.dedup();
+        self.analyse()
+    }
+
+    /// The symbolic analysis with the volatile nodes last, when the
+    /// trailing block is cheap to refactor (≤ 1/4 of a full factorization)
+    /// and ordering it last costs at most 50 % more work than the
+    /// unconstrained ordering; otherwise the unconstrained one.
+    fn symbolic(&self) -> Result<SymbolicFactor, LinearSolveError> {
+        let err = |e: super::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
+        let pattern = &self.op.pattern;
+        let plain = SymbolicFactor::new(pattern, self.plan.ordering, None).map_err(err)?;
+        let d = pattern.dim();
+        if self.volatile.is_empty() || self.volatile.len() * d > MAX_TRAILING_DOFS {
+            return Ok(plain);
+        }
+        let split = SymbolicFactor::with_last(pattern, self.plan.ordering, None, &self.volatile)
+            .map_err(err)?;
+        let (fp, fs) = (plain.size().lu_flops, split.size().lu_flops);
+        let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.25 * fs;
+        log::debug!(
+            "linear solver: {} volatile nodes last: {:.3e} flops ({:.3e} unconstrained), trailing block {:.3e}: {}",
+            self.volatile.len(),
+            fs,
+            fp,
+            split.trailing_flops(),
+            if keep { "kept" } else { "not used" }
+        );
+        Ok(if keep { split } else { plain })
+    }
+
+    fn analyse(&mut self) -> Result<(), LinearSolveError> {
+        if self.plan.method != LinearMethod::Direct {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let symmetric =
+            self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
+        let sym = if symmetric {
+            SymbolicFactor::new(&self.op.pattern, self.plan.ordering, None)
+                .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?
+        } else {
+            self.symbolic()?
+        };
+        let pattern = &self.op.pattern;
+        self.precond = Some(if symmetric {
+            Precond::Ldlt {
+                ldlt: SparseLdlt::new(&sym),
+                sym,
+                sym_values: Vec::new(),
+            }
+        } else {
+            Precond::Lu {
+                lu: SupernodalLu::new(&sym, pattern),
+                sym,
+                x: Vec::new(),
+                t: Vec::new(),
+            }
+        });
+        self.stats.symbolic_analyses += 1;
+        self.stats.symbolic_seconds += t.elapsed().as_secs_f64();
+        self.work_model();
+        Ok(())
+    }
+
+    /// The factorization and Krylov-iteration costs of the work model.
+    fn work_model(&mut self) {
+        let size = match &self.precond {
+            Some(Precond::Lu { sym, .. }) | Some(Precond::Ldlt { sym, .. }) => sym.size(),
+            _ => return,
+        };
+        let symmetric = matches!(self.precond, Some(Precond::Ldlt { .. }));
+        // an LDLᵀ solve reads L twice
+        let (flops, entries) = if symmetric {
+            (0.5 * size.lu_flops, 2 * size.l_entries)
+        } else {
+            (size.lu_flops, size.lu_entries)
+        };
+        self.factor_cost = flops / FACTOR_RATE;
+        self.trailing_cost = match &self.precond {
+            Some(Precond::Lu { sym, .. }) => sym.trailing_flops() / FACTOR_RATE,
+            _ => 0.0,
+        };
+        // bytes read: the factors, A (values and row indices), the Krylov basis
+        let basis = self.params.restart as f64 * size.n as f64;
+        self.iteration_cost =
+            8.0 * (entries as f64 + 2.0 * self.op.pattern.nnz() as f64 + basis) / MEMORY_RATE;
+    }
+
+    /// Krylov iterations a solve with old factors may take.
+    fn reuse_limit(&self) -> usize {
+        self.params.reuse_iterations.unwrap_or_else(|| {
+            let r = self.factor_cost / self.iteration_cost.max(f64::MIN_POSITIVE);
+            r.clamp(10.0, 300.0) as usize
+        })
+    }
+
+    /// The method in use and the memory estimate behind the choice.
+    pub fn plan(&self) -> LinearPlan {
+        self.plan
+    }
+
+    /// Sets the relative residual every later solve must reach (`‖b − Ax‖ ≤ rtol ‖b‖`).
+    pub fn set_tolerance(&mut self, rtol: f64) {
+        assert!(
+            rtol > 0.0 && rtol < 1.0,
+            "a relative residual target in (0, 1)"
+        );
+        self.params.rtol = rtol;
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> LinearStats {
+        self.stats
+    }
+
+    /// The pattern the solver works on.
+    pub fn pattern(&self) -> &BlockPattern {
+        &self.op.pattern
+    }
+
+    /// Starts a time step: the next [`LinearSolver::update`] factors its
+    /// matrix, so that a step's solves (and its round-off) depend on that
+    /// step's matrices only; a run restarted from a checkpoint then repeats
+    /// the uninterrupted run bit for bit.
+    pub fn begin_step(&mut self) {
+        self.factored = false;
+    }
+
+    /// Factors the matrix with values `values` now.
+    pub fn factorize(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        self.refactor()
+    }
+
+    /// Takes a new matrix. The factors of an earlier matrix are kept as its
+    /// preconditioner while the last solve cost no more than the average
+    /// solve of the cycle since the last factorization (module doc);
+    /// otherwise (or without factors) the matrix is factored now.
+    pub fn update(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        let reuse = match &self.precond {
+            Some(Precond::Jacobi(_)) | None => false,
+            Some(_) => {
+                self.factored
+                    && self.reuse_limit() > 0
+                    && self.factor_cost > MIN_REUSE_RATIO * self.iteration_cost
+                    && self.last_solve_cost * self.cycle_solves as f64 <= self.cycle_cost
+            }
+        };
+        if !reuse {
+            return self.refactor();
+        }
+        self.fresh = false;
+        if let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond {
+            if sym.split().is_some() {
+                let t = Instant::now();
+                lu.refactor_trailing(sym, &self.op.values)
+                    .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;
+                self.stats.trailing_refactorizations += 1;
+                self.stats.factor_seconds += t.elapsed().as_secs_f64();
+                self.pending_cost += self.trailing_cost;
+            }
+        }
+        Ok(())
+    }
+
+    fn set_values(&mut self, values: &[f64]) {
+        assert_eq!(
+            values.len(),
+            self.op.values.len(),
+            "values of another pattern"
+        );
+        self.op.values.copy_from_slice(values);
+        self.fresh = false;
+    }
+
+    fn refactor(&mut self) -> Result<(), LinearSolveError> {
+        let t = Instant::now();
+        if self.op.values.iter().any(|v| !v.is_finite()) {
+            return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
+        }
+        match &mut self.precond {
+            Some(Precond::Lu { sym, lu, .. }) => lu
+                .factorize(sym, &self.op.values)
+                .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+            Some(Precond::Ldlt {
+                sym,
+                ldlt,
+                sym_values,
+            }) => {
+                let vals = if self.params.symmetric {
+                    &self.op.values
+                } else {
+                    self.op.symmetric_part(sym_values);
+                    &*sym_values
+                };
+                ldlt.factorize(sym, self.op.pattern.symbolic(), vals)
+                    .map_err(|e| LinearSolveError::Numeric(e.to_string()))?
+            }
+            Some(Precond::Jacobi(_)) | None => {
+                self.precond = Some(Precond::Jacobi(
+                    BlockJacobi::new(&self.op)
+                        .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+                ));
+            }
+        }
+        self.fresh = true;
+        self.factored = true;
+        self.cycle_cost = self.factor_cost;
+        self.cycle_solves = 0;
+        self.pending_cost = 0.0;
+        self.last_solve_cost = 0.0;
+        // the block-Jacobi inverses are no factorization, but their time is setup
+        if !matches!(self.precond, Some(Precond::Jacobi(_))) {
+            self.stats.factorizations += 1;
+        }
+        self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Solves `A x = rhs` in place for the matrix given last.
+    pub fn solve_in_place(&mut self, rhs: &mut [f64]) -> Result<SolveInfo, LinearSolveError> {
+        self.solve_many_in_place(rhs, 1)
+    }
+
+    /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
+    /// (column-major, `n × nrhs`): one blocked triangular solve for all
+    /// columns, then GMRES on the columns whose residual is above target.
+    pub fn solve_many_in_place(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+    ) -> Result<SolveInfo, LinearSolveError> {
+        let n = self.op.n();
+        assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
+        if !self.factored || self.precond.is_none() {
+            self.refactor()?;
+        }
+        let t = Instant::now();
+        self.b.clear();
+        self.b.extend_from_slice(rhs);
+        let mut refactored = false;
+        let iterative = matches!(self.precond, Some(Precond::Jacobi(_)));
+        let result = loop {
+            let limit = if iterative {
+                self.params.max_iterations
+            } else if self.fresh {
+                FRESH_ITERATIONS
+            } else {
+                self.reuse_limit()
+            };
+            rhs.copy_from_slice(&self.b);
+            match self.krylov_all(rhs, nrhs, limit) {
+                Ok(info) => {
+                    self.stats.krylov_iterations += info.iterations;
+                    let cost = (nrhs + info.iterations) as f64 * self.iteration_cost
+                        + std::mem::take(&mut self.pending_cost);
+                    self.cycle_cost += cost;
+                    self.cycle_solves += nrhs;
+                    self.last_solve_cost = cost / nrhs as f64;
+                    log::trace!(
+                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}{}",
+                        info.iterations,
+                        info.residual,
+                        if refactored { ", refactored" } else if self.fresh { "" } else { ", old factors" }
+                    );
+                    break Ok(SolveInfo { refactored, ..info });
+                }
+                Err(e) => {
+                    self.stats.krylov_iterations += e.iterations;
+                    if iterative || self.fresh {
+                        break Err(LinearSolveError::NoConvergence(e));
+                    }
+                    let tf = Instant::now();
+                    self.refactor()?;
+                    refactored = true;
+                    // refactorization time is counted as factorization, not solve
+                    self.stats.solve_seconds -= tf.elapsed().as_secs_f64();
+                }
+            }
+        };
+        self.stats.solves += nrhs;
+        self.stats.solve_seconds += t.elapsed().as_secs_f64();
+        result
+    }
+
+    /// `M⁻¹` on all columns, then per column a Krylov solve from there
+    /// (returns at once where the residual is already below target).
+    fn krylov_all(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+        limit: usize,
+    ) -> Result<SolveInfo, KrylovError> {
+        let n = self.op.n();
+        let precond = self
+            .precond
+            .as_mut()
+            .expect("a preconditioner is built before solving");
+        let direct = !matches!(precond, Precond::Jacobi(_));
+        if direct {
+            precond.apply(rhs, nrhs);
+        } else {
+            rhs.iter_mut().for_each(|v| *v = 0.0);
+        }
+        let params = KrylovParams {
+            rtol: self.params.rtol,
+            max_iterations: limit,
+            restart: self.params.restart,
+        };
+        let op = &mut self.op;
+        let mut a = |x: &[f64], y: &mut [f64]| op.apply(x, y);
+        let mut m = |v: &mut [f64]| precond.apply(v, 1);
+        let mut info = SolveInfo::default();
+        for c in 0..nrhs {
+            let b = &self.b[c * n..(c + 1) * n];
+            let x = &mut rhs[c * n..(c + 1) * n];
+            let r = if self.params.symmetric && !direct {
+                cg(&mut a, &mut m, b, x, params, &mut self.work)
+            } else {
+                gmres(&mut a, &mut m, b, x, params, &mut self.work)
+            };
+            match r {
+                Ok(k) => {
+                    info.iterations += k.iterations;
+                    info.residual = info.residual.max(k.residual);
+                }
+                Err(e) => {
+                    return Err(KrylovError {
+                        iterations: info.iterations + e.iterations,
+                        ..e
+                    })
+                }
+            }
+        }
+        Ok(info)
+    }
+}

@@ -1,0 +1,188 @@
+//! Every path of `LinearSolver` on symmetric and unsymmetric matrices, each
+//! solution checked by a residual computed here from the CSC arrays.
+
+use super::test_matrices::{grid_pattern, relative_residual, values};
+use super::*;
+
+fn rhs(n: usize, nrhs: usize) -> Vec<f64> {
+    (0..n * nrhs)
+        .map(|i| ((i * 7 + 3) as f64 * 0.37).sin())
+        .collect()
+}
+
+fn check(p: &BlockPattern, val: &[f64], x: &[f64], b: &[f64], what: &str) {
+    let n = p.n();
+    for c in 0..b.len() / n {
+        let res = relative_residual(p, val, &x[c * n..(c + 1) * n], &b[c * n..(c + 1) * n]);
+        assert!(res <= 1e-12, "{what}: column {c}: ‖Ax − b‖/‖b‖ = {res:e}");
+    }
+}
+
+fn params(method: LinearMethod, symmetric: bool) -> LinearParams {
+    LinearParams {
+        method,
+        symmetric,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn direct_lu_solves_unsymmetric_matrices_including_hard_ones() {
+    let p = grid_pattern(4);
+    // the last one needs GMRES refinement after the supernode-pivoted LU
+    for (diag, skew) in [(6.0, 0.3), (0.5, 0.2), (1e-3, 0.5)] {
+        let val = values(&p, diag, skew);
+        let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+        s.factorize(&val).unwrap();
+        let b = rhs(p.n(), 1);
+        let mut x = b.clone();
+        s.solve_in_place(&mut x).unwrap();
+        check(&p, &val, &x, &b, &format!("LU, diagonal {diag}"));
+        assert_eq!(s.stats().factorizations, 1);
+    }
+}
+
+#[test]
+fn reused_factors_precondition_gmres_on_a_new_matrix() {
+    // large enough that a factorization costs more than a few iterations
+    let p = grid_pattern(7);
+    let v0 = values(&p, 6.0, 0.3);
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+    s.update(&v0).unwrap();
+    assert_eq!(s.stats().factorizations, 1, "the first matrix is factored");
+    // a nearby matrix: solved by GMRES with the old factors, not refactored
+    let v1: Vec<f64> = v0
+        .iter()
+        .enumerate()
+        .map(|(k, v)| v * (1.0 + 0.02 * ((k % 5) as f64 - 2.0)))
+        .collect();
+    s.update(&v1).unwrap();
+    let b = rhs(p.n(), 2);
+    let mut x = b.clone();
+    let info = s.solve_many_in_place(&mut x, 2).unwrap();
+    check(&p, &v1, &x, &b, "reused LU + GMRES");
+    assert!(!info.refactored && info.iterations > 0, "{info:?}");
+    assert_eq!(s.stats().factorizations, 1);
+    // a far matrix: the reuse fails within the limit and the solver refactors
+    let v2 = values(&p, 0.5, -0.4);
+    s.update(&v2).unwrap();
+    let mut x = b.clone();
+    let info = s.solve_many_in_place(&mut x, 2).unwrap();
+    check(&p, &v2, &x, &b, "refactored LU");
+    assert!(info.refactored, "{info:?}");
+    assert_eq!(s.stats().factorizations, 2);
+}
+
+#[test]
+fn symmetric_matrices_take_ldlt_and_reuse_it() {
+    let p = grid_pattern(4);
+    let val = values(&p, 6.0, 0.0);
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, true)).unwrap();
+    s.factorize(&val).unwrap();
+    let b = rhs(p.n(), 3);
+    let mut x = b.clone();
+    s.solve_many_in_place(&mut x, 3).unwrap();
+    check(&p, &val, &x, &b, "LDLᵀ");
+    let v1: Vec<f64> = val.iter().map(|v| v * 1.01).collect();
+    s.update(&v1).unwrap();
+    let mut x = b.clone();
+    s.solve_many_in_place(&mut x, 3).unwrap();
+    check(&p, &v1, &x, &b, "reused LDLᵀ + GMRES");
+}
+
+#[test]
+fn the_symmetric_part_preconditions_an_unsymmetric_matrix() {
+    let p = grid_pattern(4);
+    let val = values(&p, 6.0, 0.3);
+    let mut s = LinearSolver::new(
+        &p,
+        LinearParams {
+            factorization: Factorization::SymmetricPart,
+            ..params(LinearMethod::Direct, false)
+        },
+    )
+    .unwrap();
+    s.factorize(&val).unwrap();
+    let b = rhs(p.n(), 1);
+    let mut x = b.clone();
+    let info = s.solve_in_place(&mut x).unwrap();
+    check(&p, &val, &x, &b, "LDLᵀ of the symmetric part + GMRES");
+    assert!(
+        info.iterations > 1,
+        "the symmetric part is not the matrix: {info:?}"
+    );
+}
+
+#[test]
+fn the_iterative_path_solves_both_kinds() {
+    let p = grid_pattern(5);
+    for (symmetric, skew) in [(true, 0.0), (false, 0.3)] {
+        let val = values(&p, 6.0, skew);
+        let mut s = LinearSolver::new(&p, params(LinearMethod::Iterative, symmetric)).unwrap();
+        assert_eq!(s.plan().method, LinearMethod::Iterative);
+        s.update(&val).unwrap();
+        let b = rhs(p.n(), 2);
+        let mut x = b.clone();
+        let info = s.solve_many_in_place(&mut x, 2).unwrap();
+        check(
+            &p,
+            &val,
+            &x,
+            &b,
+            &format!("iterative, symmetric {symmetric}"),
+        );
+        assert!(info.iterations > 2, "{info:?}");
+        assert_eq!(
+            s.stats().symbolic_analyses,
+            0,
+            "no factorization on the iterative path"
+        );
+    }
+}
+
+#[test]
+fn a_solve_that_misses_its_target_is_an_error() {
+    let p = grid_pattern(4);
+    // indefinite, far from block-diagonal: block Jacobi GMRES cannot make it
+    // in 5 iterations
+    let val = values(&p, 0.5, 0.2);
+    let mut s = LinearSolver::new(
+        &p,
+        LinearParams {
+            max_iterations: 5,
+            ..params(LinearMethod::Iterative, false)
+        },
+    )
+    .unwrap();
+    s.update(&val).unwrap();
+    let mut x = rhs(p.n(), 1);
+    match s.solve_in_place(&mut x) {
+        Err(LinearSolveError::NoConvergence(e)) => assert!(e.residual > 1e-12 && e.iterations >= 5),
+        other => panic!("expected NoConvergence, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_direct_request_beyond_memory_is_refused_with_the_estimate() {
+    let p = grid_pattern(4);
+    let plan = plan(p.node_graph(), 3, &params(LinearMethod::Auto, false)).unwrap();
+    assert_eq!(plan.method, LinearMethod::Direct);
+    assert!(plan.factor_bytes > 0.0);
+    // Auto with a budget below the estimate goes iterative
+    let tight = LinearParams {
+        memory_budget: Some(0.5 * plan.factor_bytes),
+        ..params(LinearMethod::Auto, false)
+    };
+    let s = LinearSolver::new(&p, tight).unwrap();
+    assert_eq!(s.plan().method, LinearMethod::Iterative);
+    // Direct with less memory than the estimate: refused, with the estimate
+    let direct = params(LinearMethod::Direct, false);
+    match plan_with_memory(p.node_graph(), 3, &direct, 0.5 * plan.factor_bytes) {
+        Err(LinearSolveError::TooLarge { bytes, available }) => {
+            assert_eq!(bytes, plan.factor_bytes);
+            assert_eq!(available, 0.5 * plan.factor_bytes);
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(plan_with_memory(p.node_graph(), 3, &direct, 2.0 * plan.factor_bytes).is_ok());
+}

@@ -1,0 +1,440 @@
+//! Symbolic analysis of a structurally symmetric `BlockPattern`: a
+//! fill-reducing ordering of the node graph (nested dissection by METIS, or
+//! AMD), and faer's supernodal elimination structure of the permuted
+//! pattern (the structure of the Cholesky factor `L` of `PᵀAP`).
+//!
+//! Both numeric factorizations of this crate run on it: the `LDLᵀ` of a
+//! symmetric matrix (faer's supernodal numeric LDLᵀ) and the LU of an
+//! unsymmetric matrix with this symmetric pattern (`SupernodalLu`), whose
+//! `L` has the structure of the Cholesky factor and `U` that of its
+//! transpose (George & Liu 1981, ch. 2; no fill beyond the Cholesky
+//! factor's because pivoting stays inside each supernode's diagonal block).
+//!
+//! Supernode `s` holds the columns `begin(s)..end(s)` of `PᵀAP`; its row
+//! pattern below the diagonal block is `pattern(s)` (sorted, all rows
+//! `≥ end(s)`). The factor values of supernode `s` are dense column-major
+//! panels: `L_s`, `(k + |pattern|) × k` with `k = end − begin` (faer's
+//! layout, `col_ptr_for_val`), and for the LU `Uᵀ_s`, `|pattern| × k`.
+
+use super::metis::{nested_dissection, MetisError};
+use super::BlockPattern;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::perm::PermRef;
+use faer::sparse::linalg::cholesky::supernodal::SymbolicSupernodalCholesky;
+use faer::sparse::linalg::cholesky::{
+    factorize_symbolic_cholesky, simplicial, CholeskySymbolicParams, SymbolicCholesky,
+    SymbolicCholeskyRaw, SymmetricOrdering,
+};
+use faer::sparse::linalg::{amd, SupernodalThreshold, SymbolicSupernodalParams};
+use faer::sparse::{FaerError, SymbolicSparseColMatRef};
+use faer::Side;
+
+/// Fill-reducing ordering of the node graph for the symmetric-pattern
+/// factorizations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FillOrdering {
+    /// Nested dissection (METIS `NodeND`, Karypis & Kumar 1998).
+    Metis,
+    /// Approximate minimum degree (Amestoy, Davis & Duff 1996, faer's).
+    Amd,
+    /// AMD below [`METIS_MIN_NODES`] nodes, METIS from there on.
+    #[default]
+    Auto,
+}
+
+/// Node count from which `FillOrdering::Auto` takes METIS instead of AMD.
+/// Measured on hex8 boxes (`LINEAR_ORDERINGS=1 cargo bench --bench linear`,
+/// docs/performance.md): METIS gives fewer LU flops at every size from 100
+/// nodes on (10 % fewer at 294 nodes, 26 % at 567, 3.5× at 55k) but takes
+/// longer to order (1 ms against 0.3 ms at 294 nodes, 6 ms against 0.6 ms
+/// at 567); from about 500 nodes the flops it saves repay the ordering
+/// within two factorizations.
+pub const METIS_MIN_NODES: usize = 500;
+
+/// Why the symbolic analysis failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SymbolicError {
+    #[error("ordering: {0}")]
+    Metis(#[from] MetisError),
+    #[error("symbolic analysis: {0:?}")]
+    Faer(FaerError),
+}
+
+impl From<FaerError> for SymbolicError {
+    fn from(e: FaerError) -> Self {
+        SymbolicError::Faer(e)
+    }
+}
+
+/// The node permutation (`fwd[new] = old`) of `ordering` for the node graph `g`.
+pub fn node_ordering(
+    g: SymbolicSparseColMatRef<'_, usize>,
+    ordering: FillOrdering,
+) -> Result<(Vec<usize>, FillOrdering), SymbolicError> {
+    let nn = g.ncols();
+    let ordering = match ordering {
+        FillOrdering::Auto if nn >= METIS_MIN_NODES => FillOrdering::Metis,
+        FillOrdering::Auto => FillOrdering::Amd,
+        o => o,
+    };
+    let fwd = match ordering {
+        FillOrdering::Metis => nested_dissection(g)?,
+        _ => {
+            let mut fwd = vec![0usize; nn];
+            let mut inv = vec![0usize; nn];
+            let mut mem = MemBuffer::try_new(amd::order_scratch::<usize>(nn, g.row_idx().len()))
+                .map_err(|_| FaerError::OutOfMemory)?;
+            amd::order(
+                &mut fwd,
+                &mut inv,
+                g,
+                amd::Control::default(),
+                MemStack::new(&mut mem),
+            )?;
+            fwd
+        }
+    };
+    Ok((fwd, ordering))
+}
+
+/// Size of a factorization, from the symbolic analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FactorSize {
+    /// Order of the matrix.
+    pub n: usize,
+    /// Stored entries of the Cholesky factor `L` (an LDLᵀ keeps these).
+    pub l_entries: usize,
+    /// Stored entries of the LU factors (`L` and `U`).
+    pub lu_entries: usize,
+    /// Floating-point operations of one LU factorization
+    /// (`Σ_j c_j + 2 c_j²`, `c_j` the entries below the diagonal in column `j`);
+    /// an LDLᵀ takes about half.
+    pub lu_flops: f64,
+}
+
+impl FactorSize {
+    /// Bytes the LU factors keep (f64 values).
+    pub fn lu_bytes(&self) -> f64 {
+        8.0 * self.lu_entries as f64
+    }
+    /// Bytes an LDLᵀ factor keeps.
+    pub fn ldlt_bytes(&self) -> f64 {
+        8.0 * self.l_entries as f64
+    }
+}
+
+/// The node ordering of `g` with the nodes `last` (sorted, distinct)
+/// ordered last, in their given order, and the rest by `ordering` on the
+/// graph without them.
+fn ordering_with_last(
+    g: SymbolicSparseColMatRef<'_, usize>,
+    ordering: FillOrdering,
+    last: &[usize],
+) -> Result<(Vec<usize>, FillOrdering), SymbolicError> {
+    if last.is_empty() {
+        return node_ordering(g, ordering);
+    }
+    let nn = g.ncols();
+    let mut keep = vec![usize::MAX; nn];
+    let mut kept = Vec::with_capacity(nn);
+    let mut is_last = vec![false; nn];
+    last.iter().for_each(|&a| is_last[a] = true);
+    for a in (0..nn).filter(|&a| !is_last[a]) {
+        keep[a] = kept.len();
+        kept.push(a);
+    }
+    let mut col_ptr = vec![0usize];
+    let mut row_idx = Vec::new();
+    for &a in &kept {
+        row_idx.extend(
+            g.row_idx_of_col(a)
+                .filter(|&b| !is_last[b])
+                .map(|b| keep[b]),
+        );
+        col_ptr.push(row_idx.len());
+    }
+    let sub = faer::sparse::SymbolicSparseColMat::new_checked(
+        kept.len(),
+        kept.len(),
+        col_ptr,
+        None,
+        row_idx,
+    );
+    let (fwd, used) = node_ordering(sub.as_ref(), ordering)?;
+    let mut out: Vec<usize> = fwd.iter().map(|&k| kept[k]).collect();
+    out.extend_from_slice(last);
+    Ok((out, used))
+}
+
+/// The symbolic analysis of one pattern.
+pub struct SymbolicFactor {
+    n: usize,
+    ordering: FillOrdering,
+    /// First supernode of the trailing block (the columns of the `last`
+    /// nodes and whatever supernode they begin in); `None` without one.
+    split: Option<usize>,
+    /// LU flops of refactoring the trailing block alone.
+    trailing_flops: f64,
+    chol: SymbolicCholesky<usize>,
+    /// Supernode of each (permuted) column.
+    sup_of_col: Vec<usize>,
+    /// Offsets of the `Uᵀ_s` panels.
+    u_ptr: Vec<usize>,
+    size: FactorSize,
+}
+
+impl SymbolicFactor {
+    /// Orders the node graph of `pattern` and analyses the permuted pattern.
+    pub fn new(
+        pattern: &BlockPattern,
+        ordering: FillOrdering,
+        relax: Option<&'static [(usize, f64)]>,
+    ) -> Result<SymbolicFactor, SymbolicError> {
+        Self::with_last(pattern, ordering, relax, &[])
+    }
+
+    /// [`SymbolicFactor::new`] with the nodes `last` (sorted, distinct)
+    /// ordered after all others: their columns form the trailing block that
+    /// `SupernodalLu::refactor_trailing` recomputes alone.
+    pub fn with_last(
+        pattern: &BlockPattern,
+        ordering: FillOrdering,
+        relax: Option<&'static [(usize, f64)]>,
+        last: &[usize],
+    ) -> Result<SymbolicFactor, SymbolicError> {
+        let n = pattern.n();
+        let d = pattern.dim();
+        let (node_fwd, ordering) = ordering_with_last(pattern.node_graph(), ordering, last)?;
+        let mut fwd = vec![0usize; n];
+        for (k, &a) in node_fwd.iter().enumerate() {
+            for i in 0..d {
+                fwd[k * d + i] = a * d + i;
+            }
+        }
+        let mut inv = vec![0usize; n];
+        for (k, &j) in fwd.iter().enumerate() {
+            inv[j] = k;
+        }
+        let chol = factorize_symbolic_cholesky(
+            pattern.symbolic(),
+            Side::Lower,
+            SymmetricOrdering::Custom(PermRef::new_checked(&fwd, &inv, n)),
+            CholeskySymbolicParams {
+                supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
+                supernodal_params: SymbolicSupernodalParams { relax },
+                ..Default::default()
+            },
+        )?;
+        let SymbolicCholeskyRaw::Supernodal(sn) = chol.raw() else {
+            unreachable!("the supernodal structure was forced");
+        };
+        let ns = sn.n_supernodes();
+        let mut sup_of_col = vec![0usize; n];
+        let mut u_ptr = Vec::with_capacity(ns + 1);
+        u_ptr.push(0);
+        let mut flops = 0.0;
+        let mut col_flops = vec![0.0; n];
+        for s in 0..ns {
+            let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
+            let k = e - b;
+            let p = sn.supernode(s).pattern().len();
+            sup_of_col[b..e].iter_mut().for_each(|v| *v = s);
+            u_ptr.push(u_ptr[s] + p * k);
+            for t in 0..k {
+                let c = (k - t - 1 + p) as f64;
+                col_flops[b + t] = c + 2.0 * c * c;
+                flops += col_flops[b + t];
+            }
+        }
+        let size = FactorSize {
+            n,
+            l_entries: sn.len_val(),
+            lu_entries: sn.len_val() + u_ptr[ns],
+            lu_flops: flops,
+        };
+        let split = (!last.is_empty()).then(|| sup_of_col[n - last.len() * d]);
+        let trailing_flops =
+            split.map_or(0.0, |sc| col_flops[sn.supernode_begin()[sc]..].iter().sum());
+        Ok(SymbolicFactor {
+            n,
+            ordering,
+            split,
+            trailing_flops,
+            chol,
+            sup_of_col,
+            u_ptr,
+            size,
+        })
+    }
+
+    /// Order of the matrix.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// First supernode of the trailing block of the `last` nodes.
+    pub fn split(&self) -> Option<usize> {
+        self.split
+    }
+
+    /// LU flops of `SupernodalLu::refactor_trailing` (0 without a trailing block).
+    pub fn trailing_flops(&self) -> f64 {
+        self.trailing_flops
+    }
+
+    /// The ordering used (`Auto` resolved).
+    pub fn ordering(&self) -> FillOrdering {
+        self.ordering
+    }
+
+    /// Factor sizes and flops.
+    pub fn size(&self) -> FactorSize {
+        self.size
+    }
+
+    /// faer's symbolic Cholesky (ordering included).
+    pub fn cholesky(&self) -> &SymbolicCholesky<usize> {
+        &self.chol
+    }
+
+    /// The supernodal structure of `PᵀAP`.
+    pub fn supernodal(&self) -> &SymbolicSupernodalCholesky<usize> {
+        match self.chol.raw() {
+            SymbolicCholeskyRaw::Supernodal(sn) => sn,
+            SymbolicCholeskyRaw::Simplicial(_) => unreachable!("forced supernodal"),
+        }
+    }
+
+    /// `(fwd, inv)` of the dof permutation `P` (`fwd[new] = old`).
+    pub fn perm(&self) -> (&[usize], &[usize]) {
+        self.chol
+            .perm()
+            .expect("a custom ordering is always given")
+            .arrays()
+    }
+
+    /// Supernode of each permuted column.
+    pub fn sup_of_col(&self) -> &[usize] {
+        &self.sup_of_col
+    }
+
+    /// Offsets of the `Uᵀ` panels (length `n_supernodes + 1`).
+    pub fn u_ptr(&self) -> &[usize] {
+        &self.u_ptr
+    }
+
+    /// Where each stored entry of `A` (in `pattern`'s CSC order) goes in
+    /// the LU's value arrays: `< l_len` into the `L` panels, else
+    /// `l_len + ·` into the `Uᵀ` panels. Entry `(i, j)` of `PᵀAP` lies in
+    /// `L_s`, `s` the supernode of column `j`, when `i ≥ begin(s)`, and in
+    /// `Uᵀ_t`, `t` the supernode of row `i`, otherwise (then `j` is in
+    /// `pattern(t)`: the pattern is symmetric).
+    pub fn lu_destinations(&self, pattern: &BlockPattern) -> Vec<usize> {
+        let sn = self.supernodal();
+        let (_, inv) = self.perm();
+        let l_len = sn.len_val();
+        let a = pattern.symbolic();
+        let mut dest = Vec::with_capacity(a.row_idx().len());
+        let begin = sn.supernode_begin();
+        let end = sn.supernode_end();
+        let pat = |s: usize| sn.supernode(s).pattern();
+        let below = |s: usize, row: usize| -> usize {
+            pat(s)
+                .binary_search(&row)
+                .expect("the symbolic factor holds the pattern of A")
+        };
+        for c in 0..self.n {
+            let j = inv[c];
+            let s = self.sup_of_col[j];
+            let k = end[s] - begin[s];
+            let m = k + pat(s).len();
+            for r in a.row_idx_of_col(c) {
+                let i = inv[r];
+                let pos = if i >= begin[s] {
+                    let local = if i < end[s] {
+                        i - begin[s]
+                    } else {
+                        k + below(s, i)
+                    };
+                    sn.col_ptr_for_val()[s] + (j - begin[s]) * m + local
+                } else {
+                    let t = self.sup_of_col[i];
+                    let pt = pat(t).len();
+                    l_len + self.u_ptr[t] + (i - begin[t]) * pt + below(t, j)
+                };
+                dest.push(pos);
+            }
+        }
+        dest
+    }
+}
+
+/// The factor size of the symmetric-pattern factorization of a pattern with
+/// node graph `g` and `dim` dofs per node, without building the dof pattern:
+/// the column counts of the node-level Cholesky factor (faer's elimination
+/// tree and column counts) expanded to `dim × dim` blocks. No supernode
+/// amalgamation is counted (it adds a few percent of explicit zeros).
+pub fn estimate(
+    g: SymbolicSparseColMatRef<'_, usize>,
+    dim: usize,
+    ordering: FillOrdering,
+) -> Result<(FactorSize, FillOrdering), SymbolicError> {
+    let nn = g.ncols();
+    let (fwd, used) = node_ordering(g, ordering)?;
+    let mut inv = vec![0usize; nn];
+    for (k, &a) in fwd.iter().enumerate() {
+        inv[a] = k;
+    }
+    // the upper triangle of the permuted node graph, column by column
+    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); nn];
+    for b in 0..nn {
+        for a in g.row_idx_of_col(b) {
+            let (i, j) = (inv[a], inv[b]);
+            if i <= j {
+                cols[j].push(i);
+            }
+        }
+    }
+    let mut col_ptr = Vec::with_capacity(nn + 1);
+    let mut row_idx = Vec::new();
+    col_ptr.push(0);
+    for mut c in cols {
+        c.sort_unstable();
+        row_idx.extend(c);
+        col_ptr.push(row_idx.len());
+    }
+    let upper = faer::sparse::SymbolicSparseColMat::new_checked(nn, nn, col_ptr, None, row_idx);
+    let mut etree = vec![0isize; nn];
+    let mut counts = vec![0usize; nn];
+    let mut mem = MemBuffer::try_new(simplicial::prefactorize_symbolic_cholesky_scratch::<usize>(
+        nn,
+        upper.row_idx().len(),
+    ))
+    .map_err(|_| FaerError::OutOfMemory)?;
+    simplicial::prefactorize_symbolic_cholesky(
+        &mut etree,
+        &mut counts,
+        upper.as_ref(),
+        MemStack::new(&mut mem),
+    );
+    let mut l_entries = 0usize;
+    let mut flops = 0.0;
+    for &c in &counts {
+        // node column with c node rows (diagonal included) → dim dof
+        // columns with dim·c − t entries (t = 0..dim), c_j = dim·c − t − 1 below
+        for t in 0..dim {
+            l_entries += dim * c - t;
+            let below = (dim * c - t - 1) as f64;
+            flops += below + 2.0 * below * below;
+        }
+    }
+    Ok((
+        FactorSize {
+            n: nn * dim,
+            l_entries,
+            lu_entries: 2 * l_entries - nn * dim,
+            lu_flops: flops,
+        },
+        used,
+    ))
+}
