@@ -72,6 +72,23 @@ impl Operator {
         self.pattern.mul(&self.values, x, y);
     }
 
+    /// `‖ |A| |x| + |b| ‖₂`, the scale of the rounding error of a computed
+    /// residual `b − A x`: its entry `i` is off by up to `γ_k (|A||x| + |b|)_i`,
+    /// `γ_k ≈ k ε` for a row of `k` terms (Higham 2002, *Accuracy and
+    /// Stability of Numerical Algorithms*, §3.5). Allocates (called only
+    /// where a Krylov solve stalled).
+    pub fn residual_scale(&self, x: &[f64], b: &[f64]) -> f64 {
+        let a = self.pattern.symbolic();
+        let (cp, ri) = (a.col_ptr(), a.row_idx());
+        let mut y: Vec<f64> = b.iter().map(|v| v.abs()).collect();
+        for (c, xc) in x.iter().enumerate() {
+            for k in cp[c]..cp[c + 1] {
+                y[ri[k]] += self.values[k].abs() * xc.abs();
+            }
+        }
+        y.iter().map(|v| v * v).sum::<f64>().sqrt()
+    }
+
     /// The values of `(A + Aᵀ)/2` on the pattern.
     pub fn symmetric_part(&self, out: &mut Vec<f64>) {
         let t = self.pattern.transpose_positions();
