@@ -252,6 +252,15 @@ fn points_in_contact_are_left_to_the_contact_stage() {
         p.memory.iter_mut().for_each(|p| p.in_contact = true);
     }
     assert_eq!(set.tunnelling(&x0, &x1), None);
+    // … and so are points the contact stage evaluated at the end of the
+    // step (it found them a face and decided: active, or open beside the
+    // rim, or left out of a degenerate exact subproblem)
+    let mut set = ContactSet::new(&m, 2).unwrap();
+    assert!(set.tunnelling(&x0, &x1).is_some());
+    for p in &mut set.pairs {
+        p.evaluated.iter_mut().for_each(|e| *e = true);
+    }
+    assert_eq!(set.tunnelling(&x0, &x1), None);
 }
 
 #[test]

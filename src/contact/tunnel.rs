@@ -14,10 +14,14 @@
 //!
 //! Only the pairs that act are tested (`Pair::enforced`: a measuring second
 //! pass of a one-pass contact only reports depth), and in them only slaves
-//! that are open at the end of the step and were not in contact at `t_n`
-//! (an active point is the contact stage's business) and, in a second pass,
-//! not left out as lying on a first-pass slave (held apart by its
-//! constraint).
+//! that were not in contact at `t_n` and that the contact stage did not
+//! evaluate at the end of the step: no master face within the narrow
+//! phase's reach, or (second pass) left out as lying on a first-pass slave,
+//! held apart by its constraint. A slave it evaluated was decided on there:
+//! active, open beside the rim, or a second-pass point that an exact
+//! subproblem degenerate with it left out (the golf ball's club nodes,
+//! 0.02 face sizes into the ball; [`crate::contact::enforce`]), which is
+//! measured as penetration, not missed.
 //! The candidates are the faces whose box swept from `x_n` to `x_{n+1}`
 //! meets the slave's ([`broad::swept_pairs`]). For each, the slave's path is
 //! taken relative to the face's centroid, `p(τ) = x_s(τ) − (c(τ) − c_{n+1})`
@@ -108,7 +112,7 @@ impl ContactSet {
 fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>, f64, f64)> {
     let s = &p.surface;
     let d = s.dim;
-    let open = |k: usize| !p.memory[k].in_contact && !p.evals[k].active() && !p.redundant[k];
+    let open = |k: usize| !p.memory[k].in_contact && !p.evaluated[k];
     let bound = p.drift_bound;
     let faces = match &s.master {
         Master::Plane { point, normal, .. } => {
