@@ -417,10 +417,12 @@ pub fn solve_step<const D: usize>(
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
         let second: Vec<bool> = cands.iter().map(|c| set.pairs[c.pair].pass == 2).collect();
-        let (i, dropped) = solve_exact::<D>(&problem, &second, &name, &mut r, &mut uu)
-            .map_err(|source| EnforceError::Solver {
-                contacts: cands.len(),
-                source,
+        let (i, dropped) =
+            solve_exact::<D>(&problem, &second, &name, &mut r, &mut uu).map_err(|source| {
+                EnforceError::Solver {
+                    contacts: cands.len(),
+                    source,
+                }
             })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {

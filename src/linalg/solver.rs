@@ -582,7 +582,11 @@ impl LinearSolver {
             self.op.residual_norms(&self.b, rhs, nrhs, &mut done);
             for (c, r) in done.iter_mut().enumerate() {
                 let bn = norm(&self.b[c * n..(c + 1) * n]);
-                *r = if *r <= self.params.rtol * bn { *r / bn.max(f64::MIN_POSITIVE) } else { -1.0 };
+                *r = if *r <= self.params.rtol * bn {
+                    *r / bn.max(f64::MIN_POSITIVE)
+                } else {
+                    -1.0
+                };
             }
         }
         let op = &mut self.op;
