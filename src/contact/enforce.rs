@@ -55,6 +55,11 @@ pub const DEFAULT_SOLVER: &str = "nsn-ac-ls";
 /// error never limits Newton's convergence.
 const SUBPROBLEM_TOL: f64 = 1e-12;
 
+/// A point enters the subproblem within this fraction of `h` of its master
+/// (besides the pressed ones). A point outside that still penetrates at the
+/// iterate violates the law, so Newton goes on and takes it in next time.
+const CANDIDATE_GAP: f64 = 0.25;
+
 /// A normal force below this fraction of the subproblem's largest is zero.
 const NEGLIGIBLE: f64 = 1e-12;
 
@@ -124,7 +129,7 @@ fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     if !pair.has_multipliers() || !pair.evaluated[k] || pair.lin[k].beside {
         return false;
     }
-    pair.memory[k].in_contact || pair.r[k][0] > 0.0 || pair.lin[k].g1 < pair.surface.h
+    pair.memory[k].in_contact || pair.r[k][0] > 0.0 || pair.lin[k].g1 < CANDIDATE_GAP * pair.surface.h
 }
 
 fn candidates(set: &ContactSet) -> Vec<Candidate> {
