@@ -129,7 +129,9 @@ fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     if !pair.has_multipliers() || !pair.evaluated[k] || pair.lin[k].beside {
         return false;
     }
-    pair.memory[k].in_contact || pair.r[k][0] > 0.0 || pair.lin[k].g1 < CANDIDATE_GAP * pair.surface.h
+    pair.memory[k].in_contact
+        || pair.r[k][0] > 0.0
+        || pair.lin[k].g1 < CANDIDATE_GAP * pair.surface.h
 }
 
 fn candidates(set: &ContactSet) -> Vec<Candidate> {
