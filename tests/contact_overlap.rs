@@ -353,7 +353,8 @@ fn an_adjusted_start_is_strain_free_and_keeps_the_energy_exactly() {
         assert!(d.abs() <= 1e-12 * e0, "update defect {d:e}");
     }
     // in contact from the first step, and never deeper than the contact
-    // stage's drift bound (5e-4 h; the start overlapped by 0.256 h): the
+    // stage's drift bound (half its tolerance, 2e-11 here; the start
+    // overlapped by 0.1 = 0.256 h): the
     // overlap is gone, not pushed out
     let bound = stepper.contacts.pairs[0].drift_bound;
     assert!(hist.column("active").unwrap()[1] > 0.0);

@@ -134,9 +134,10 @@ fn a_slave_that_stops_in_front_or_within_the_drift_bound_is_not_tunnelling() {
             None,
             "{element}"
         );
-        // ends behind the face by less than the drift bound (5e-4 h)
-        let h = set.pairs[0].surface.h;
-        let x1 = moved(&m, &x0, "top", -0.5 - 1e-4 * h);
+        // ends behind the face by less than the drift bound (half the
+        // contact tolerance)
+        let (h, bound) = (set.pairs[0].surface.h, set.pairs[0].drift_bound);
+        let x1 = moved(&m, &x0, "top", -0.5 - 0.5 * bound);
         assert_eq!(set.tunnelling(&x0, &x1), None, "{element}");
         // … and by more: found (the contact stage would have made it active)
         let x1 = moved(&m, &x0, "top", -0.5 - 1e-2 * h);
@@ -223,7 +224,7 @@ fn a_warped_master_face_is_crossed_and_touched_correctly() {
     assert!(set.tunnelling(&x0, &moved(&m, &x1, "top", -3.0)).is_some());
     // the top's bottom ends on the warped surface (z = 0). The base's nodes
     // raised by 1e-3 h are then inside the top's flat bottom, deeper than
-    // the drift bound (5e-4 h): the second pass (the base's nodes against
+    // the drift bound (5e-11 h): the second pass (the base's nodes against
     // the top's bottom, enforced by default) finds one of them
     let x_end = moved(&m, &x1, "top", -0.5);
     let t = set.tunnelling(&x0, &x_end).expect("second pass");

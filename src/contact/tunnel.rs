@@ -14,14 +14,15 @@
 //!
 //! Only the pairs that act are tested (`Pair::enforced`: a measuring second
 //! pass of a one-pass contact only reports depth), and in them only slaves
-//! that were not in contact at `t_n` and that the contact stage did not
-//! evaluate at the end of the step: no master face within the narrow
-//! phase's reach, or (second pass) left out as lying on a first-pass slave,
-//! held apart by its constraint. A slave it evaluated was decided on there:
-//! active, open beside the rim, or a second-pass point that an exact
-//! subproblem degenerate with it left out (the golf ball's club nodes,
-//! 0.02 face sizes into the ball; [`crate::contact::enforce`]), which is
-//! measured as penetration, not missed.
+//! that were not in contact at `t_n`, that the contact stage did not
+//! evaluate at the end of the step (no master face within the narrow
+//! phase's reach) and that it did not leave out (`Pair::redundant`: a
+//! second-pass slave on a first-pass one, held apart by its constraint, or
+//! the second pass of a subproblem it made degenerate,
+//! [`crate::contact::enforce`]). A slave it evaluated or left out was
+//! decided on there: active, open beside the rim, or measured as
+//! penetration (the golf ball's club nodes left out, up to 0.02 face sizes
+//! into the ball), not missed.
 //! The candidates are the faces whose box swept from `x_n` to `x_{n+1}`
 //! meets the slave's ([`broad::swept_pairs`]). For each, the slave's path is
 //! taken relative to the face's centroid, `p(τ) = x_s(τ) − (c(τ) − c_{n+1})`
@@ -33,7 +34,7 @@
 //!
 //! * it starts in front: `d_0 = ν·(p_0 − c) ≥ −(δ + w)`, and ends behind:
 //!   `d_1 = ν·(p_1 − c) < −(δ + w)`, `δ` the pair's drift bound
-//!   (`max(5e-4, 10·tolerance)·h`: a point open and that far behind a face
+//!   (half the contact tolerance: a point open and that far behind a face
 //!   has been missed, not resolved to a tolerance);
 //! * the path crosses the plane on the face: the crossing point is within
 //!   `w + 1e-9 h` of the face ([`crate::contact::geometry::project()`]);
@@ -112,7 +113,7 @@ impl ContactSet {
 fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>, f64, f64)> {
     let s = &p.surface;
     let d = s.dim;
-    let open = |k: usize| !p.memory[k].in_contact && !p.evaluated[k];
+    let open = |k: usize| !p.memory[k].in_contact && !p.evaluated[k] && !p.redundant[k];
     let bound = p.drift_bound;
     let faces = match &s.master {
         Master::Plane { point, normal, .. } => {
