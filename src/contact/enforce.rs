@@ -71,6 +71,15 @@ const NEGLIGIBLE: f64 = 1e-12;
 const BLOCK: usize = 256;
 const BLOCK_VALUES: usize = 1 << 25;
 
+/// `solve(rhs, ncols, support)`: solves `K X = rhs` in place for `ncols`
+/// columns with the iterate's Newton matrix. `support = None`: the whole
+/// solution. `Some(dofs)`: the columns are zero outside `dofs` and only the
+/// solution's entries on `dofs` are read afterwards (the others are
+/// unspecified), which lets the linear solver restrict the solve to the
+/// contact nodes (`LinearSolver::solve_restricted_many_in_place`).
+pub type Solve<'a> =
+    dyn FnMut(&mut [f64], usize, Option<&[usize]>) -> Result<(), LinearSolveError> + 'a;
+
 /// A subproblem that could not be solved.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum EnforceError {
@@ -160,7 +169,7 @@ fn delassus<const D: usize>(
     set: &ContactSet,
     cands: &[Candidate],
     fixed: &[bool],
-    solve: &mut dyn FnMut(&mut [f64], usize) -> Result<(), LinearSolveError>,
+    solve: &mut Solve,
 ) -> Result<(Vec<f64>, Vec<Vec<(usize, f64)>>), LinearSolveError> {
     let n = fixed.len();
     let m = D * cands.len();
@@ -180,6 +189,17 @@ fn delassus<const D: usize>(
             h.push(col);
         }
     }
+    // the dofs of the candidates' nodes: where H's columns live and all B reads
+    let mut support: Vec<usize> = cands
+        .iter()
+        .flat_map(|c| {
+            c.nodes[..c.n]
+                .iter()
+                .flat_map(|&a| (0..D).map(move |i| a * D + i))
+        })
+        .collect();
+    support.sort_unstable();
+    support.dedup();
     let mut w = vec![0.0; m * m];
     let block = BLOCK.min(BLOCK_VALUES / n.max(1)).max(1);
     let mut buf = vec![0.0; n * block.min(m)];
@@ -192,7 +212,7 @@ fn delassus<const D: usize>(
                 y[j * n + dof] = v;
             }
         }
-        solve(y, nb)?;
+        solve(y, nb, Some(&support))?;
         for (ci, c) in cands.iter().enumerate() {
             let lin = &set.pairs[c.pair].lin[c.point];
             for comp in 0..D {
@@ -315,15 +335,15 @@ fn alart_curnier_step<const D: usize>(
 
 /// Solves the contact subproblem of the current Newton iterate (module docs)
 /// and returns the Newton correction in `dx`. `residual` is `R` at the
-/// iterate (fixed dofs zero), `solve(rhs, ncols)` solves with the iterate's
-/// factorized Newton matrix in place. The multipliers of the pairs are
+/// iterate (fixed dofs zero), `solve` solves with the iterate's Newton
+/// matrix in place ([`Solve`]). The multipliers of the pairs are
 /// updated. `export` receives the assembled subproblem (FCLIB dump).
 pub fn solve_step<const D: usize>(
     set: &mut ContactSet,
     residual: &[f64],
     fixed: &[bool],
     dt: f64,
-    solve: &mut dyn FnMut(&mut [f64], usize) -> Result<(), LinearSolveError>,
+    solve: &mut Solve,
     dx: &mut [f64],
     export: Option<&mut dyn FnMut(&Subproblem)>,
 ) -> Result<SubproblemInfo, EnforceError> {
@@ -331,14 +351,19 @@ pub fn solve_step<const D: usize>(
     let n = fixed.len();
     let cands = candidates(set);
     let m = D * cands.len();
+    // W first: where it needs new factors they serve z as well
+    let (mut w, h) = if cands.is_empty() {
+        Default::default()
+    } else {
+        delassus::<D>(set, &cands, fixed, solve)?
+    };
     // z = K⁻¹ R
     dx.copy_from_slice(residual);
-    solve(dx, 1)?;
+    solve(dx, 1, None)?;
     if cands.is_empty() {
         dx.iter_mut().for_each(|v| *v = -*v);
         return Ok(SubproblemInfo::default());
     }
-    let (mut w, h) = delassus::<D>(set, &cands, fixed, solve)?;
     let mut u = vec![0.0; m];
     let mut r_old = vec![0.0; m];
     let mut mu = Vec::with_capacity(cands.len());
@@ -461,7 +486,7 @@ pub fn solve_step<const D: usize>(
             rhs[dof] += v * dr;
         }
     }
-    solve(&mut rhs, 1)?;
+    solve(&mut rhs, 1, None)?;
     for i in 0..n {
         dx[i] = rhs[i] - dx[i];
     }

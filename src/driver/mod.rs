@@ -318,16 +318,18 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     progress.finish();
     let ls = stepper.lu.stats();
     log::info!(
-        "time: factorization {:.2} s ({} factorizations, {} of the contact block alone, symbolic {:.2} s), linear solves {:.2} s ({} right-hand sides, {} Krylov iterations), assembly {:.2} s, contact {:.2} s, run {:.2} s; linear solver {:?}",
+        "time: factorization {:.2} s ({} factorizations, {} of the contact block alone, symbolic {:.2} s), linear solves {:.2} s ({} right-hand sides, {} of them on the contact block alone, {} Krylov iterations), assembly {:.2} s, contact {:.2} s, contact subproblems {:.2} s, run {:.2} s; linear solver {:?}",
         ls.factor_seconds,
         ls.factorizations,
         ls.trailing_refactorizations,
         ls.symbolic_seconds,
         ls.solve_seconds,
         ls.solves,
+        ls.trailing_solves,
         ls.krylov_iterations,
         stepper.timing.assembly,
         stepper.timing.contact,
+        stepper.timing.subproblem,
         started.elapsed().as_secs_f64(),
         stepper.lu.plan().method
     );

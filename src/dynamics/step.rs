@@ -88,6 +88,9 @@ pub struct StepTiming {
     pub assembly: f64,
     /// The contact pairs' force and tangent.
     pub contact: f64,
+    /// The contact subproblems of exact and augmented-Lagrangian
+    /// enforcement, their linear solves (`W = B K⁻¹ H`) left out.
+    pub subproblem: f64,
 }
 
 /// Why a step failed (the run then retries with a smaller step).

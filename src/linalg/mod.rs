@@ -17,6 +17,7 @@ mod ordering;
 mod pattern;
 mod plan;
 mod solver;
+mod solver_types;
 mod supernodal_lu;
 mod symbolic;
 
@@ -29,7 +30,8 @@ pub use metis::{nested_dissection, MetisError};
 pub use operator::{BlockJacobi, Operator};
 pub use pattern::BlockPattern;
 pub use plan::{available_memory, plan, plan_with_memory, LinearMethod, LinearPlan};
-pub use solver::{Factorization, LinearParams, LinearSolver, LinearStats, SolveInfo};
+pub use solver::LinearSolver;
+pub use solver_types::{Factorization, LinearParams, LinearStats, SolveInfo};
 pub use supernodal_lu::{SupernodalLu, ZeroPivot};
 pub use symbolic::{
     estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor,

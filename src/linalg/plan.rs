@@ -3,7 +3,7 @@
 //! the memory the machine has available.
 
 use super::error::LinearSolveError;
-use super::solver::{Factorization, LinearParams};
+use super::solver_types::{Factorization, LinearParams};
 use super::symbolic::{estimate, FillOrdering};
 
 /// `[solver] linear`: how the linear systems are solved.

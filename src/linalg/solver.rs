@@ -17,12 +17,21 @@
 //! basis) at 10 GB/s; a refactorization of the trailing (contact) block
 //! only its flops. Since the last
 //! factorization the solver sums the cost of the cycle, `F + Σ (1 + k_j) I`
-//! over its solves; [`LinearSolver::update`] refactors when the last solve
-//! cost more than the cycle's average per solve (the marginal cost of
-//! keeping the old factors has passed the average cost of refactoring) or
-//! when a factorization costs less than 4 iterations (small systems), and
-//! a solve with old factors gives up and refactors after `F / I` iterations
-//! (a failed attempt costs at most one factorization).
+//! over its solves; the first solve after [`LinearSolver::update`]
+//! refactors when the last solve cost more than the cycle's average per
+//! solve (the marginal cost of keeping the old factors has passed the
+//! average cost of refactoring) or when a factorization costs less than 4
+//! iterations (small systems), and a solve with old factors gives up and
+//! refactors after `F / I` iterations (a failed attempt costs at most one
+//! factorization).
+//!
+//! Many right-hand sides that live on the contact nodes, of which only the
+//! contact nodes' entries are wanted (`W = B K⁻¹ H` of exact contact
+//! enforcement), are solved on the trailing block of fresh factors alone
+//! ([`LinearSolver::solve_restricted_many_in_place`]): with old factors
+//! each column would need its own Krylov solve, which on the friction
+//! blocks (700 columns, 10–30 iterations each) cost minutes per Newton
+//! iteration against one factorization of 0.5 s.
 //!
 //! Iterative path (models whose factors do not fit in memory): GMRES, or CG
 //! for a symmetric matrix, with the node-block Jacobi preconditioner.
@@ -36,90 +45,11 @@ use super::krylov::{cg, gmres, norm, KrylovError, KrylovParams, KrylovWork};
 use super::ldlt::SparseLdlt;
 use super::operator::{BlockJacobi, Operator};
 use super::plan::{plan, LinearMethod, LinearPlan};
+use super::solver_types::{Factorization, LinearParams, LinearStats, SolveInfo};
 use super::supernodal_lu::SupernodalLu;
-use super::symbolic::{FillOrdering, SymbolicFactor};
+use super::symbolic::SymbolicFactor;
 use super::BlockPattern;
 use std::time::Instant;
-
-/// Which factorization the direct path uses for an unsymmetric matrix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Factorization {
-    /// LU of the matrix itself, pivoting within supernodes (option (a) of
-    /// issue 12; the default, docs/performance.md says why).
-    #[default]
-    Lu,
-    /// LDLᵀ of the symmetric part `(A + Aᵀ)/2`, always used as a GMRES
-    /// preconditioner (option (b)).
-    SymmetricPart,
-}
-
-/// Options of a [`LinearSolver`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinearParams {
-    pub method: LinearMethod,
-    /// The matrices are symmetric (mass matrix, frictionless Newmark): LDLᵀ and CG.
-    pub symmetric: bool,
-    pub factorization: Factorization,
-    pub ordering: FillOrdering,
-    /// Target relative residual of every solve (default 1e-12).
-    pub rtol: f64,
-    /// Krylov iterations allowed with factors of an earlier matrix before
-    /// the current one is factored; `None` (default): from the work model,
-    /// `F / I` clamped to 10..=300; `Some(0)`: factor every matrix.
-    pub reuse_iterations: Option<usize>,
-    /// Krylov iterations allowed on the iterative path (default 3000).
-    pub max_iterations: usize,
-    /// GMRES restart length (default 30).
-    pub restart: usize,
-    /// Bytes the direct factors may take under `Auto`; `None`: half of the
-    /// memory available when the solver is built.
-    pub memory_budget: Option<f64>,
-}
-
-impl Default for LinearParams {
-    fn default() -> Self {
-        LinearParams {
-            method: LinearMethod::Auto,
-            symmetric: false,
-            factorization: Factorization::Lu,
-            ordering: FillOrdering::Auto,
-            rtol: 1e-12,
-            reuse_iterations: None,
-            max_iterations: 3000,
-            restart: 30,
-            memory_budget: None,
-        }
-    }
-}
-
-/// Counters, summed over the solver's life (pattern changes included).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct LinearStats {
-    pub symbolic_analyses: usize,
-    /// Numeric factorizations (direct path only).
-    pub factorizations: usize,
-    /// Refactorizations of the trailing (contact) block alone.
-    pub trailing_refactorizations: usize,
-    /// Right-hand sides solved.
-    pub solves: usize,
-    /// Krylov iterations over all solves.
-    pub krylov_iterations: usize,
-    pub symbolic_seconds: f64,
-    /// Numeric factorizations, and on the iterative path the preconditioner set-up.
-    pub factor_seconds: f64,
-    /// Time in solves (triangular solves, products, Krylov), refactorizations excluded.
-    pub solve_seconds: f64,
-}
-
-/// What one (multi-)solve did.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct SolveInfo {
-    pub iterations: usize,
-    /// Largest true relative residual over the right-hand sides.
-    pub residual: f64,
-    /// The matrix was factored during this solve.
-    pub refactored: bool,
-}
 
 /// The factors (or preconditioner) of the current pattern.
 enum Precond {
@@ -186,6 +116,8 @@ pub struct LinearSolver {
     precond: Option<Precond>,
     /// The factors are of the current values.
     fresh: bool,
+    /// New values given by `update`, not yet acted on (`prepare`).
+    pending: bool,
     /// Some matrix of the current pattern has been factored.
     factored: bool,
     /// Nodes ordered last (`set_pattern`), sorted.
@@ -221,6 +153,7 @@ impl LinearSolver {
             op: Operator::new(pattern),
             precond: None,
             fresh: false,
+            pending: false,
             factored: false,
             volatile: Vec::new(),
             factor_cost: 0.0,
@@ -254,6 +187,7 @@ impl LinearSolver {
         self.op = Operator::new(pattern);
         self.precond = None;
         self.fresh = false;
+        self.pending = false;
         self.factored = false;
         self.volatile.clear();
         self.volatile.extend_from_slice(volatile);
@@ -278,12 +212,16 @@ impl LinearSolver {
             .map_err(err)?;
         let (fp, fs) = (plain.size().lu_flops, split.size().lu_flops);
         let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.25 * fs;
+        let sn = split.supernodal();
+        let sc = split.split().unwrap_or(0);
         log::debug!(
-            "linear solver: {} volatile nodes last: {:.3e} flops ({:.3e} unconstrained), trailing block {:.3e}: {}",
+            "linear solver: {} volatile nodes last: {:.3e} flops ({:.3e} unconstrained), trailing block {:.3e} ({} columns, {} supernodes): {}",
             self.volatile.len(),
             fs,
             fp,
             split.trailing_flops(),
+            split.n() - sn.supernode_begin()[sc],
+            sn.n_supernodes() - sc,
             if keep { "kept" } else { "not used" }
         );
         Ok(if keep { split } else { plain })
@@ -393,12 +331,22 @@ impl LinearSolver {
         self.refactor()
     }
 
-    /// Takes a new matrix. The factors of an earlier matrix are kept as its
-    /// preconditioner while the last solve cost no more than the average
-    /// solve of the cycle since the last factorization (module doc);
-    /// otherwise (or without factors) the matrix is factored now.
+    /// Takes a new matrix. What to do with it is decided by the next solve:
+    /// a solve of the whole system keeps the factors of an earlier matrix as
+    /// its preconditioner while the last solve cost no more than the average
+    /// solve of the cycle since the last factorization (module doc), and
+    /// factors it otherwise (or without factors); a restricted solve
+    /// ([`LinearSolver::solve_restricted_many_in_place`]) factors it.
     pub fn update(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
         self.set_values(values);
+        self.pending = true;
+        Ok(())
+    }
+
+    /// The decision [`LinearSolver::update`] left to the solve of the whole
+    /// system; returns whether the matrix was factored.
+    fn prepare(&mut self) -> Result<bool, LinearSolveError> {
+        self.pending = false;
         let reuse = match &self.precond {
             Some(Precond::Jacobi(_)) | None => false,
             Some(_) => {
@@ -409,9 +357,8 @@ impl LinearSolver {
             }
         };
         if !reuse {
-            return self.refactor();
+            return self.refactor().map(|_| true);
         }
-        self.fresh = false;
         if let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond {
             if sym.split().is_some() {
                 let t = Instant::now();
@@ -422,7 +369,7 @@ impl LinearSolver {
                 self.pending_cost += self.trailing_cost;
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     fn set_values(&mut self, values: &[f64]) {
@@ -436,6 +383,7 @@ impl LinearSolver {
     }
 
     fn refactor(&mut self) -> Result<(), LinearSolveError> {
+        self.pending = false;
         let t = Instant::now();
         if self.op.values.iter().any(|v| !v.is_finite()) {
             return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
@@ -494,13 +442,18 @@ impl LinearSolver {
     ) -> Result<SolveInfo, LinearSolveError> {
         let n = self.op.n();
         assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
+        // the factorization done here (at the first solve, or as the
+        // decision `update` left) counts as this solve's
+        let mut refactored = false;
         if !self.factored || self.precond.is_none() {
             self.refactor()?;
+            refactored = true;
+        } else if self.pending {
+            refactored = self.prepare()?;
         }
         let t = Instant::now();
         self.b.clear();
         self.b.extend_from_slice(rhs);
-        let mut refactored = false;
         let iterative = matches!(self.precond, Some(Precond::Jacobi(_)));
         let result = loop {
             let limit = if iterative {
@@ -548,6 +501,59 @@ impl LinearSolver {
         self.stats.solves += nrhs;
         self.stats.solve_seconds += t.elapsed().as_secs_f64();
         result
+    }
+
+    /// Solves `A X = B` in place for `nrhs` columns that are zero outside
+    /// the dofs `support`, when only the entries of `X` on `support` are
+    /// wanted (the columns `K⁻¹H` of which `W = B K⁻¹ H` reads the contact
+    /// nodes); the other entries of `rhs` are unspecified on return.
+    ///
+    /// Where `support` lies in the trailing block of the LU (the volatile
+    /// nodes of [`LinearSolver::set_pattern`]) this is the Schur-complement
+    /// solve of [`SupernodalLu::solve_trailing_in_place`] with factors of
+    /// the current matrix: exact, and on the friction blocks a few percent
+    /// of a full solve. Old factors are refactored first, since a Krylov
+    /// solve per column costs far more than a factorization once the
+    /// columns are many (docs/performance.md). Otherwise (no trailing
+    /// block, `support` outside it, or pivots below `√ε·max|A|` in the
+    /// factorization, whose solves may need refinement) this is
+    /// [`LinearSolver::solve_many_in_place`].
+    pub fn solve_restricted_many_in_place(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+        support: &[usize],
+    ) -> Result<SolveInfo, LinearSolveError> {
+        let n = self.op.n();
+        assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
+        let inside = match &self.precond {
+            Some(Precond::Lu { sym, .. }) => SupernodalLu::trailing_begin(sym)
+                .is_some_and(|c0| support.iter().all(|&d| sym.perm().1[d] >= c0)),
+            _ => false,
+        };
+        if !inside {
+            return self.solve_many_in_place(rhs, nrhs);
+        }
+        let refactored = !(self.factored && self.fresh);
+        if refactored {
+            self.refactor()?;
+        }
+        let t = Instant::now();
+        let Some(Precond::Lu { sym, lu, x, t: tw }) = &mut self.precond else {
+            unreachable!("checked above");
+        };
+        if lu.small_pivots() > 0 {
+            return self.solve_many_in_place(rhs, nrhs);
+        }
+        lu.solve_trailing_in_place(sym, rhs, nrhs, x, tw);
+        self.stats.solves += nrhs;
+        self.stats.trailing_solves += nrhs;
+        self.stats.solve_seconds += t.elapsed().as_secs_f64();
+        Ok(SolveInfo {
+            iterations: 0,
+            residual: f64::NAN,
+            refactored,
+        })
     }
 
     /// `M⁻¹` on all columns, then per column a Krylov solve from there

@@ -49,6 +49,12 @@ fn reused_factors_precondition_gmres_on_a_new_matrix() {
     let v0 = values(&p, 6.0, 0.3);
     let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
     s.update(&v0).unwrap();
+    assert_eq!(s.stats().factorizations, 0, "decided by the next solve");
+    let b = rhs(p.n(), 2);
+    let mut x = b.clone();
+    let info = s.solve_many_in_place(&mut x, 2).unwrap();
+    check(&p, &v0, &x, &b, "fresh LU");
+    assert!(info.refactored, "{info:?}");
     assert_eq!(s.stats().factorizations, 1, "the first matrix is factored");
     // a nearby matrix: solved by GMRES with the old factors, not refactored
     let v1: Vec<f64> = v0
@@ -57,7 +63,6 @@ fn reused_factors_precondition_gmres_on_a_new_matrix() {
         .map(|(k, v)| v * (1.0 + 0.02 * ((k % 5) as f64 - 2.0)))
         .collect();
     s.update(&v1).unwrap();
-    let b = rhs(p.n(), 2);
     let mut x = b.clone();
     let info = s.solve_many_in_place(&mut x, 2).unwrap();
     check(&p, &v1, &x, &b, "reused LU + GMRES");
@@ -235,4 +240,76 @@ fn a_solve_stalled_at_its_round_off_floor_is_accepted_and_right() {
     assert!(res <= 64.0 * floor, "residual {res:e}, floor {floor:e}");
     // what the solver claims, by its own residual, is the same bound
     assert!(info.residual <= 64.0 * floor, "claimed {:e}", info.residual);
+}
+
+#[test]
+fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
+    let p = grid_pattern(7);
+    let n = p.n();
+    // a 4×4 patch of the top plane as the volatile (contact) nodes
+    let top: Vec<usize> = (2..6)
+        .flat_map(|j| (2..6).map(move |i| 7 * 64 + j * 8 + i))
+        .collect();
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+    s.set_pattern(&p, &top).unwrap();
+    let v0 = values(&p, 6.0, 0.3);
+    let v1: Vec<f64> = v0.iter().map(|v| v * 1.01).collect();
+    // columns on the dofs of a few top nodes; their entries are wanted
+    let support: Vec<usize> = top[4..10]
+        .iter()
+        .flat_map(|&a| (0..3).map(move |i| a * 3 + i))
+        .collect();
+    let nrhs = 5;
+    let mut b = vec![0.0; n * nrhs];
+    for c in 0..nrhs {
+        for (k, &d) in support.iter().enumerate() {
+            b[c * n + d] = ((k * 3 + c) as f64 * 0.7).sin();
+        }
+    }
+    s.factorize(&v0).unwrap();
+    for (values, what) in [(&v0, "fresh factors"), (&v1, "a new matrix")] {
+        if what != "fresh factors" {
+            s.update(values).unwrap();
+        }
+        let before = s.stats();
+        let mut part = b.clone();
+        let info = s
+            .solve_restricted_many_in_place(&mut part, nrhs, &support)
+            .unwrap();
+        let after = s.stats();
+        assert_eq!(
+            after.trailing_solves - before.trailing_solves,
+            nrhs,
+            "{what}"
+        );
+        assert_eq!(
+            info.refactored,
+            what == "a new matrix",
+            "{what}: old factors are refactored, not reused"
+        );
+        let mut full = b.clone();
+        s.solve_many_in_place(&mut full, nrhs).unwrap();
+        check(&p, values, &full, &b, what);
+        for c in 0..nrhs {
+            let scale = full[c * n..(c + 1) * n]
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            for &d in &support {
+                let (x, y) = (full[c * n + d], part[c * n + d]);
+                assert!(
+                    (x - y).abs() <= 1e-12 * scale,
+                    "{what}: column {c}, dof {d}: {y} against {x}"
+                );
+            }
+        }
+    }
+    // a support outside the trailing block: the full solve
+    let inner = vec![3 * 64 * 3];
+    let mut b1 = vec![0.0; n];
+    b1[inner[0]] = 1.0;
+    let mut x = b1.clone();
+    let before = s.stats().trailing_solves;
+    s.solve_restricted_many_in_place(&mut x, 1, &inner).unwrap();
+    assert_eq!(s.stats().trailing_solves, before);
+    check(&p, &v1, &x, &b1, "restricted to an interior node");
 }

@@ -415,31 +415,83 @@ impl SupernodalLu {
         x: &mut Vec<f64>,
         t: &mut Vec<f64>,
     ) {
+        self.solve_from(sym, 0, rhs, nrhs, x, t);
+    }
+
+    /// First permuted column of the trailing block (`SymbolicFactor::split`).
+    pub fn trailing_begin(sym: &SymbolicFactor) -> Option<usize> {
+        sym.split().map(|sc| sym.supernodal().supernode_begin()[sc])
+    }
+
+    /// [`SupernodalLu::solve_in_place`] for right-hand sides that are zero
+    /// on every dof whose permuted column is before the trailing block
+    /// ([`SupernodalLu::trailing_begin`]), returning `X` on the trailing
+    /// block's dofs only; `rhs` keeps its (zero) entries elsewhere.
+    ///
+    /// With `PᵀAP = [A₁₁ A₁₂; A₂₁ A₂₂]` split there and `B` zero on the
+    /// first block, the forward solve leaves the first block zero (row
+    /// interchanges stay inside supernodes) and `X₂ = U₂₂⁻¹ L₂₂⁻¹ P₂ B₂ =
+    /// S⁻¹ B₂`, `S = A₂₂ − A₂₁A₁₁⁻¹A₁₂` the Schur complement: only the
+    /// trailing supernodes are visited. This is what `W = B K⁻¹ H` needs
+    /// when `B` and `H` live on the contact nodes ordered last. Without a
+    /// trailing block: the full solve.
+    pub fn solve_trailing_in_place(
+        &self,
+        sym: &SymbolicFactor,
+        rhs: &mut [f64],
+        nrhs: usize,
+        x: &mut Vec<f64>,
+        t: &mut Vec<f64>,
+    ) {
+        let c0 = Self::trailing_begin(sym).unwrap_or(0);
+        self.solve_from(sym, c0, rhs, nrhs, x, t);
+    }
+
+    /// The solve over the supernodes from the one beginning at permuted
+    /// column `c0` on (`c0 = 0`: all; otherwise `rhs` must be zero before `c0`).
+    fn solve_from(
+        &self,
+        sym: &SymbolicFactor,
+        c0: usize,
+        rhs: &mut [f64],
+        nrhs: usize,
+        x: &mut Vec<f64>,
+        t: &mut Vec<f64>,
+    ) {
         let n = sym.n();
         assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
         let (fwd, _) = sym.perm();
+        let s0 = if c0 == 0 { 0 } else { sym.sup_of_col()[c0] };
+        debug_assert_eq!(sym.supernodal().supernode_begin()[s0], c0);
         x.resize(n * nrhs, 0.0);
         for c in 0..nrhs {
-            for (i, &f) in fwd.iter().enumerate() {
+            for (i, &f) in fwd.iter().enumerate().skip(c0) {
                 x[c * n + i] = rhs[c * n + f];
             }
         }
-        self.forward(sym, &mut x[..n * nrhs], nrhs, t);
-        self.backward(sym, &mut x[..n * nrhs], nrhs, t);
+        self.forward(sym, s0, &mut x[..n * nrhs], nrhs, t);
+        self.backward(sym, s0, &mut x[..n * nrhs], nrhs, t);
         for c in 0..nrhs {
-            for (i, &f) in fwd.iter().enumerate() {
+            for (i, &f) in fwd.iter().enumerate().skip(c0) {
                 rhs[c * n + f] = x[c * n + i];
             }
         }
     }
 
-    /// `X ← L⁻¹ P X` supernode by supernode.
-    fn forward(&self, sym: &SymbolicFactor, x: &mut [f64], nrhs: usize, t: &mut Vec<f64>) {
+    /// `X ← L⁻¹ P X` supernode by supernode, from supernode `s0` on.
+    fn forward(
+        &self,
+        sym: &SymbolicFactor,
+        s0: usize,
+        x: &mut [f64],
+        nrhs: usize,
+        t: &mut Vec<f64>,
+    ) {
         let sn = sym.supernodal();
         let n = sym.n();
         let cpv = sn.col_ptr_for_val();
         let mut blk = Vec::new();
-        for s in 0..sn.n_supernodes() {
+        for s in s0..sn.n_supernodes() {
             let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
             let k = e - b;
             let pat = sn.supernode(s).pattern();
@@ -470,13 +522,20 @@ impl SupernodalLu {
         }
     }
 
-    /// `X ← U⁻¹ X` supernode by supernode, last to first.
-    fn backward(&self, sym: &SymbolicFactor, x: &mut [f64], nrhs: usize, t: &mut Vec<f64>) {
+    /// `X ← U⁻¹ X` supernode by supernode, last to `s0`.
+    fn backward(
+        &self,
+        sym: &SymbolicFactor,
+        s0: usize,
+        x: &mut [f64],
+        nrhs: usize,
+        t: &mut Vec<f64>,
+    ) {
         let sn = sym.supernodal();
         let n = sym.n();
         let cpv = sn.col_ptr_for_val();
         let up = sym.u_ptr();
-        for s in (0..sn.n_supernodes()).rev() {
+        for s in (s0..sn.n_supernodes()).rev() {
             let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
             let k = e - b;
             let pat = sn.supernode(s).pattern();
@@ -503,72 +562,5 @@ impl SupernodalLu {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::linalg::symbolic::FillOrdering;
-    use crate::linalg::test_matrices::{grid_pattern, relative_residual, values};
-
-    #[test]
-    fn refactoring_the_trailing_block_factors_the_mixed_matrix() {
-        let p = grid_pattern(5);
-        let n = p.n();
-        // the nodes of the top face plane last
-        let last: Vec<usize> = (5 * 36..6 * 36).collect();
-        let sym = SymbolicFactor::with_last(&p, FillOrdering::Metis, None, &last).unwrap();
-        assert!(sym.split().is_some());
-        let v0 = values(&p, 6.0, 0.3);
-        let v1 = values(&p, 5.0, -0.4);
-        let mut lu = SupernodalLu::new(&sym, &p);
-        lu.factorize(&sym, &v0).unwrap();
-        lu.refactor_trailing(&sym, &v1).unwrap();
-        // the factored matrix: v1 where an entry lands in the trailing block, v0 elsewhere
-        let mut mixed = v0.clone();
-        for &(k, _) in &lu.tail {
-            mixed[k] = v1[k];
-        }
-        assert!(
-            lu.tail.len() >= 36 * 36 * 9 / 4,
-            "the top plane's couplings are trailing"
-        );
-        let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
-        let mut x = b.clone();
-        let (mut w1, mut w2) = (Vec::new(), Vec::new());
-        lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
-        let res = relative_residual(&p, &mixed, &x, &b);
-        assert!(res < 1e-13, "residual of the mixed matrix {res:e}");
-        // and a full factorization of v1 after it is again exact for v1
-        lu.factorize(&sym, &v1).unwrap();
-        let mut x = b.clone();
-        lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
-        let res = relative_residual(&p, &v1, &x, &b);
-        assert!(res < 1e-13, "residual after refactoring {res:e}");
-    }
-
-    #[test]
-    fn factors_unsymmetric_grid_matrices_with_every_ordering() {
-        let p = grid_pattern(5);
-        let n = p.n();
-        // diagonally dominant, unsymmetric: the restricted pivoting is stable
-        // (harder matrices are solved to 1e-12 with refinement, `solver.rs`)
-        for (diag, skew) in [(4.0, 0.3), (6.0, 1.0)] {
-            let val = values(&p, diag, skew);
-            for ordering in [FillOrdering::Metis, FillOrdering::Amd] {
-                let sym = SymbolicFactor::new(&p, ordering, None).unwrap();
-                let mut lu = SupernodalLu::new(&sym, &p);
-                lu.factorize(&sym, &val).unwrap();
-                let nrhs = 3;
-                let b: Vec<f64> = (0..n * nrhs)
-                    .map(|i| ((i * 7) as f64 * 0.13).sin())
-                    .collect();
-                let mut x = b.clone();
-                let (mut w1, mut w2) = (Vec::new(), Vec::new());
-                lu.solve_in_place(&sym, &mut x, nrhs, &mut w1, &mut w2);
-                for c in 0..nrhs {
-                    let res =
-                        relative_residual(&p, &val, &x[c * n..(c + 1) * n], &b[c * n..(c + 1) * n]);
-                    assert!(res < 1e-13, "{ordering:?}: column {c}: residual {res:e}");
-                }
-            }
-        }
-    }
-}
+#[path = "supernodal_lu_tests.rs"]
+mod tests;

@@ -1,0 +1,123 @@
+//! Tests of the supernodal LU: the trailing-block refactorization and
+//! solve, and unsymmetric grid matrices on every ordering.
+
+use super::*;
+use crate::linalg::symbolic::FillOrdering;
+use crate::linalg::test_matrices::{grid_pattern, relative_residual, values};
+
+#[test]
+fn refactoring_the_trailing_block_factors_the_mixed_matrix() {
+    let p = grid_pattern(5);
+    let n = p.n();
+    // the nodes of the top face plane last
+    let last: Vec<usize> = (5 * 36..6 * 36).collect();
+    let sym = SymbolicFactor::with_last(&p, FillOrdering::Metis, None, &last).unwrap();
+    assert!(sym.split().is_some());
+    let v0 = values(&p, 6.0, 0.3);
+    let v1 = values(&p, 5.0, -0.4);
+    let mut lu = SupernodalLu::new(&sym, &p);
+    lu.factorize(&sym, &v0).unwrap();
+    lu.refactor_trailing(&sym, &v1).unwrap();
+    // the factored matrix: v1 where an entry lands in the trailing block, v0 elsewhere
+    let mut mixed = v0.clone();
+    for &(k, _) in &lu.tail {
+        mixed[k] = v1[k];
+    }
+    assert!(
+        lu.tail.len() >= 36 * 36 * 9 / 4,
+        "the top plane's couplings are trailing"
+    );
+    let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
+    let mut x = b.clone();
+    let (mut w1, mut w2) = (Vec::new(), Vec::new());
+    lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+    let res = relative_residual(&p, &mixed, &x, &b);
+    assert!(res < 1e-13, "residual of the mixed matrix {res:e}");
+    // and a full factorization of v1 after it is again exact for v1
+    lu.factorize(&sym, &v1).unwrap();
+    let mut x = b.clone();
+    lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+    let res = relative_residual(&p, &v1, &x, &b);
+    assert!(res < 1e-13, "residual after refactoring {res:e}");
+}
+
+#[test]
+fn factors_unsymmetric_grid_matrices_with_every_ordering() {
+    let p = grid_pattern(5);
+    let n = p.n();
+    // diagonally dominant, unsymmetric: the restricted pivoting is stable
+    // (harder matrices are solved to 1e-12 with refinement, `solver.rs`)
+    for (diag, skew) in [(4.0, 0.3), (6.0, 1.0)] {
+        let val = values(&p, diag, skew);
+        for ordering in [FillOrdering::Metis, FillOrdering::Amd] {
+            let sym = SymbolicFactor::new(&p, ordering, None).unwrap();
+            let mut lu = SupernodalLu::new(&sym, &p);
+            lu.factorize(&sym, &val).unwrap();
+            let nrhs = 3;
+            let b: Vec<f64> = (0..n * nrhs)
+                .map(|i| ((i * 7) as f64 * 0.13).sin())
+                .collect();
+            let mut x = b.clone();
+            let (mut w1, mut w2) = (Vec::new(), Vec::new());
+            lu.solve_in_place(&sym, &mut x, nrhs, &mut w1, &mut w2);
+            for c in 0..nrhs {
+                let res =
+                    relative_residual(&p, &val, &x[c * n..(c + 1) * n], &b[c * n..(c + 1) * n]);
+                assert!(res < 1e-13, "{ordering:?}: column {c}: residual {res:e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_trailing_solve_is_the_full_solve_on_the_trailing_dofs() {
+    let p = grid_pattern(5);
+    let n = p.n();
+    let last: Vec<usize> = (5 * 36..6 * 36).collect();
+    let sym = SymbolicFactor::with_last(&p, FillOrdering::Metis, None, &last).unwrap();
+    let c0 = SupernodalLu::trailing_begin(&sym).expect("a trailing block");
+    let (_, inv) = sym.perm();
+    let val = values(&p, 6.0, 0.3);
+    let mut lu = SupernodalLu::new(&sym, &p);
+    lu.factorize(&sym, &val).unwrap();
+    // right-hand sides on the trailing nodes only
+    let nrhs = 4;
+    let trailing = |dof: usize| inv[dof] >= c0;
+    let b: Vec<f64> = (0..n * nrhs)
+        .map(|i| {
+            if trailing(i % n) {
+                ((i * 5) as f64 * 0.21).cos()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let (mut w1, mut w2) = (Vec::new(), Vec::new());
+    let mut full = b.clone();
+    lu.solve_in_place(&sym, &mut full, nrhs, &mut w1, &mut w2);
+    let mut part = b.clone();
+    lu.solve_trailing_in_place(&sym, &mut part, nrhs, &mut w1, &mut w2);
+    let mut outside = 0;
+    for c in 0..nrhs {
+        let xc = &full[c * n..(c + 1) * n];
+        let res = relative_residual(&p, &val, xc, &b[c * n..(c + 1) * n]);
+        assert!(res < 1e-13, "full solve, column {c}: residual {res:e}");
+        let scale = xc.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for dof in 0..n {
+            let (f, t) = (xc[dof], part[c * n + dof]);
+            if trailing(dof) {
+                assert!(
+                    (f - t).abs() <= 1e-13 * scale,
+                    "column {c}, dof {dof}: {t} against {f}"
+                );
+            } else {
+                assert_eq!(t, 0.0, "the first block is left alone");
+                outside += (f != 0.0) as usize;
+            }
+        }
+    }
+    assert!(
+        outside > 0,
+        "the full solution is not zero off the trailing block"
+    );
+}
