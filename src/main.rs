@@ -125,6 +125,9 @@ fn preflight_of(model: &emcontact::model::Model, strict: bool) -> Result<preflig
         eprintln!("error: {e}");
         2u8
     })?;
+    for n in &p.notes {
+        eprintln!("note: {n}");
+    }
     let label = if strict { "error" } else { "warning" };
     for w in &p.warnings {
         eprintln!("{label}: {w}");

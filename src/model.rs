@@ -178,4 +178,21 @@ pub struct ContactSpec {
     /// master's nodes against the slave surface, so that neither surface
     /// sinks into the other.
     pub passes: u8,
+    /// What a run does with nodes of the pair's surfaces that start inside
+    /// the other body (see [`crate::contact::overlap`]).
+    pub initial_overlap: InitialOverlap,
+}
+
+/// `initial_overlap` of a contact pair: nodes of its surfaces that lie inside
+/// the other body at t = 0 (deeper than [`crate::contact::overlap::OVERLAP_TOL`]` · h`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InitialOverlap {
+    /// `emcontact check` and `run` refuse the model (exit 2), naming the pair,
+    /// the number of nodes, the deepest one and its depth.
+    #[default]
+    Error,
+    /// The overlapping nodes are moved onto the other surface before the
+    /// first step, strain-free: the reference configuration changes (the
+    /// model starts from the moved mesh, without initial strain).
+    Adjust,
 }

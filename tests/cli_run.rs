@@ -183,7 +183,7 @@ fn check_prints_sizes_mass_and_stable_step() {
 /// `emcontact check` prints how each pair is enforced: for exact enforcement
 /// the solver, the tolerance and the drift bound as lengths; for the penalty
 /// law the penalties it chose and why. Friction blocks: h = 0.25, default
-/// tolerance 1e-10·h = 2.5e-11, drift bound 5e-4·h = 1.25e-4; (λ + 2μ)/h =
+/// tolerance 1e-10·h = 2.5e-11, drift bound half of it, 1.25e-11; (λ + 2μ)/h =
 /// 1e4/0.25 = 4e4 (ν = 0), 2ρh/Δt² = 2·100·0.25/0.01 = 5e3, so the penalty
 /// law's ε_N = 1000·4e4 = 4e7.
 #[test]
@@ -212,7 +212,7 @@ fn check_prints_the_contact_enforcement_and_why() {
         "μ = 0.2",
         "exact (solver nsn-ac-ls)",
         "tolerance 2.500e-11 (length)",
-        "drift bound 1.250e-4 (length)",
+        "drift bound 1.250e-11 (length)",
     ] {
         assert!(exact.contains(part), "missing \"{part}\" in: {exact}");
     }

@@ -93,7 +93,7 @@ fn contact_steps_take_a_handful_of_newton_iterations() {
 }
 
 #[test]
-fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem() {
+fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem_without_penetration() {
     let reports = steps(&blocks(0.2, "exact", 0.5), None);
     let contact: Vec<&StepReport> = reports.iter().filter(|r| r.active > 0).collect();
     assert!(!contact.is_empty());
@@ -103,6 +103,13 @@ fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem() {
             r.subproblem_error <= 1e-10,
             "FCLIB error of a subproblem {:e}",
             r.subproblem_error
+        );
+        // no node of either block deeper than the contact tolerance (1e-10 h)
+        // in the other, the sliding (persistent) points included
+        assert!(
+            r.max_penetration_h <= 1e-10,
+            "penetration {:e} h",
+            r.max_penetration_h
         );
     }
 }

@@ -6,7 +6,6 @@
 
 use emcontact::driver::{self, RunOptions, RunSummary};
 use emcontact::input;
-use std::path::Path;
 
 /// The ring impact of the validation (velocity update, μ = 0.5) to t = 1.2:
 /// the rings touch from t = 0.59.

@@ -15,8 +15,8 @@ pub(crate) fn node_x(x: &[f64], a: usize, d: usize) -> [f64; 3] {
     p
 }
 
-/// The box swept by the nodes `nodes` moving from `x` to the constant-velocity
-/// prediction `x + Δt·v`, padded by `pad`.
+/// The box swept by the nodes `nodes` moving from `x` to `x + dt·v` (the
+/// constant-velocity prediction), padded by `pad`.
 fn swept(
     x: &[f64],
     v: &[f64],
@@ -42,42 +42,67 @@ fn swept(
 /// Node lists that the stiffness pattern must couple for the coming step:
 /// one list (slave, face nodes) for every master face the slave may touch,
 /// i.e. whose box swept from `x` to `x + Δt·v` and padded by one face size
-/// overlaps the slave's swept box. (A disc of radius 2·max|v|·Δt around each
-/// slave coupled ~90 base nodes per slave on the fine blocks mesh and filled
-/// the factorization.) A point that leaves its prediction by more than a face
-/// size only loses stiffness entries until the next step.
+/// overlaps the slave's swept box ([`swept_pairs`]). (A disc of radius
+/// 2·max|v|·Δt around each slave coupled ~90 base nodes per slave on the
+/// fine blocks mesh and filled the factorization.) A point that leaves its
+/// prediction by more than a face size only loses stiffness entries until
+/// the next step.
 pub fn couplings(s: &Surface, x: &[f64], v: &[f64], dt: f64) -> Vec<Vec<usize>> {
-    let d = s.dim;
     let Master::Faces(faces) = &s.master else {
         return Vec::new();
     };
-    let boxes: Vec<([f64; 3], [f64; 3])> = faces
-        .iter()
-        .map(|e| swept(x, v, dt, d, &mut e.nodes().iter().copied(), s.h))
-        .collect();
-    // spatial hash (linear in the surface size), then the swept-box test
-    let vmax = v.iter().fold(0.0f64, |m, w| m.max(w.abs()));
-    let mut hash = SpatialHash::new(s.h + 2.0 * vmax * dt);
-    let x3: Vec<[f64; 3]> = (0..x.len() / d).map(|a| node_x(x, a, d)).collect();
-    hash.rebuild(&x3, faces);
-    let mut candidates = Vec::new();
     // one list per contact element (slave + face): listing all candidate
     // faces of a slave together would also couple the faces with each other
     let mut out = Vec::new();
-    for &sl in &s.slaves {
-        let (slo, shi) = swept(x, v, dt, d, &mut std::iter::once(sl), 0.0);
+    swept_pairs(s, x, v, dt, s.h, |k, f| {
+        let e = &faces[f];
+        let mut list = Vec::with_capacity(1 + e.nodes().len());
+        list.push(s.slaves[k]);
+        list.extend_from_slice(e.nodes());
+        out.push(list);
+    });
+    out
+}
+
+/// Calls `visit(k, f)` for every slave `k` (an index into `s.slaves`) and
+/// master face `f` whose boxes swept from `x` to `x + c·w` overlap, the
+/// face's padded by `pad` (in increasing `k`, then `f`). Candidates come from
+/// a spatial hash of the faces at `x` with margin `pad + 2c·max|w|`, which
+/// holds every face whose swept box can meet a slave's: both move by at most
+/// `c·max|w|`. With `c·w` the step's actual displacement `x_{n+1} − x_n` this
+/// is every face a slave's straight path may cross (the tunnelling check).
+pub fn swept_pairs(
+    s: &Surface,
+    x: &[f64],
+    w: &[f64],
+    c: f64,
+    pad: f64,
+    mut visit: impl FnMut(usize, usize),
+) {
+    let d = s.dim;
+    let Master::Faces(faces) = &s.master else {
+        return;
+    };
+    let boxes: Vec<([f64; 3], [f64; 3])> = faces
+        .iter()
+        .map(|e| swept(x, w, c, d, &mut e.nodes().iter().copied(), pad))
+        .collect();
+    // spatial hash (linear in the surface size), then the swept-box test
+    let wmax = w.iter().fold(0.0f64, |m, w| m.max(w.abs()));
+    let mut hash = SpatialHash::new(pad + 2.0 * wmax * c.abs());
+    let x3: Vec<[f64; 3]> = (0..x.len() / d).map(|a| node_x(x, a, d)).collect();
+    hash.rebuild(&x3, faces);
+    let mut candidates = Vec::new();
+    for (k, &sl) in s.slaves.iter().enumerate() {
+        let (slo, shi) = swept(x, w, c, d, &mut std::iter::once(sl), 0.0);
         hash.candidates(x3[sl], &mut candidates);
         for &f in &candidates {
-            let (e, (lo, hi)) = (&faces[f], &boxes[f]);
+            let (lo, hi) = &boxes[f];
             if (0..3).all(|i| shi[i] >= lo[i] && slo[i] <= hi[i]) {
-                let mut list = Vec::with_capacity(1 + e.nodes().len());
-                list.push(sl);
-                list.extend_from_slice(e.nodes());
-                out.push(list);
+                visit(k, f);
             }
         }
     }
-    out
 }
 
 /// Whether a slave may reach the master in the coming step: for a rigid

@@ -55,6 +55,11 @@ pub const DEFAULT_SOLVER: &str = "nsn-ac-ls";
 /// error never limits Newton's convergence.
 const SUBPROBLEM_TOL: f64 = 1e-12;
 
+/// A point enters the subproblem within this fraction of `h` of its master
+/// (besides the pressed ones). A point outside that still penetrates at the
+/// iterate violates the law, so Newton goes on and takes it in next time.
+const CANDIDATE_GAP: f64 = 0.25;
+
 /// A normal force below this fraction of the subproblem's largest is zero.
 const NEGLIGIBLE: f64 = 1e-12;
 
@@ -133,7 +138,9 @@ fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     if !pair.has_multipliers() || !pair.evaluated[k] || pair.lin[k].beside {
         return false;
     }
-    pair.memory[k].in_contact || pair.r[k][0] > 0.0 || pair.lin[k].g1 < pair.surface.h
+    pair.memory[k].in_contact
+        || pair.r[k][0] > 0.0
+        || pair.lin[k].g1 < CANDIDATE_GAP * pair.surface.h
 }
 
 fn candidates(set: &ContactSet) -> Vec<Candidate> {
@@ -231,18 +238,20 @@ fn delassus<const D: usize>(
 /// and the solvers stall on the near-singular `W`), the second pass's points
 /// (`second`) are left out and the first pass's subproblem is solved alone:
 /// the first pass holds the surfaces apart there, and the second pass keeps
-/// acting wherever its subproblem is well posed.
+/// acting wherever its subproblem is well posed. Returns whether the second
+/// pass was left out (the caller then leaves it out for the rest of the
+/// step: its points would otherwise stay violated and Newton would go on).
 fn solve_exact<const D: usize>(
     problem: &LocalProblem,
     second: &[bool],
     name: &str,
     r: &mut [f64],
     u: &mut [f64],
-) -> Result<nonsmooth::Info, SolveError> {
+) -> Result<(nonsmooth::Info, bool), SolveError> {
     let control = Control::with_tol(SUBPROBLEM_TOL);
     let r0 = r.to_vec();
     let err = match nonsmooth::solve(problem, r, u, name, &control) {
-        Ok(i) => return Ok(i),
+        Ok(i) => return Ok((i, false)),
         Err(e) if e.is_bad_input() || !second.iter().any(|&s| s) => return Err(e),
         Err(e) => e,
     };
@@ -280,7 +289,7 @@ fn solve_exact<const D: usize>(
         r[i] = rs[k];
     }
     problem.velocity(r, u);
-    Ok(info)
+    Ok((info, true))
 }
 
 /// One Alart–Curnier semismooth Newton step from `r` on `u = W r + q`.
@@ -440,12 +449,18 @@ pub fn solve_step<const D: usize>(
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
         let second: Vec<bool> = cands.iter().map(|c| set.pairs[c.pair].pass == 2).collect();
-        let i = solve_exact::<D>(&problem, &second, &name, &mut r, &mut uu).map_err(|source| {
-            EnforceError::Solver {
-                contacts: cands.len(),
-                source,
+        let (i, dropped) =
+            solve_exact::<D>(&problem, &second, &name, &mut r, &mut uu).map_err(|source| {
+                EnforceError::Solver {
+                    contacts: cands.len(),
+                    source,
+                }
+            })?;
+        if dropped {
+            for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
+                set.pairs[c.pair].redundant[c.point] = true;
             }
-        })?;
+        }
         info.iterations = i.iterations;
         info.error = i.error;
     } else {

@@ -15,7 +15,10 @@
 //!    multipliers inside Newton), [`dump`] their subproblems as FCLIB files;
 //! 7. [`update`] — the velocity update (assembly and roots);
 //! 8. [`set`] — the [`ContactSet`] the time step drives with verbs
-//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`).
+//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`);
+//! 9. checks around the steps: [`overlap`] (nodes inside the other body at
+//!    t = 0, and `initial_overlap = "adjust"`), [`tunnel`] (a slave that
+//!    passed through the master within a converged step).
 //!
 //! Sign conventions: gap `g ≥ 0` separated, `g < 0` penetrated; the normal `ν`
 //! is the master surface's outward unit normal (pointing toward the slave side);
@@ -27,11 +30,14 @@ pub mod enforce;
 pub mod geometry;
 pub mod law;
 pub mod narrow;
+pub mod overlap;
 pub mod point;
 pub mod search;
 pub mod set;
 pub mod surface;
+pub mod tunnel;
 pub mod update;
 
 pub use set::{ContactSet, EvalOptions, Memory, Pair, PointEval};
 pub use surface::ContactSetupError;
+pub use tunnel::Tunnel;

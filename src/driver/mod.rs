@@ -22,6 +22,7 @@ pub use outdir::OutputDirError;
 pub use record::{Recorder, BODY_COLUMNS, CONTACT_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS};
 pub use setup::setup;
 
+use crate::contact::overlap::OverlapError;
 use crate::contact::ContactSetupError;
 use crate::dynamics::forces::ForceProbe;
 use crate::dynamics::system::SetupError;
@@ -141,6 +142,8 @@ pub enum RunError {
     Linear(#[from] LinearSolveError),
     #[error("contact: {0}")]
     Contact(#[from] ContactSetupError),
+    #[error("{0}")]
+    Overlap(#[from] OverlapError),
     #[error("step from t = {t} failed even at dt = {dt:e} after {cutbacks} cut-backs: {source}")]
     StepFailed {
         t: f64,
@@ -171,6 +174,7 @@ impl RunError {
             self,
             RunError::Setup(_)
                 | RunError::Contact(_)
+                | RunError::Overlap(_)
                 | RunError::OutputDir(_)
                 | RunError::Checkpoint(_)
                 | RunError::Restore { .. }

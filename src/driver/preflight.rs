@@ -3,11 +3,12 @@
 //! step, and warnings (the input's own, see [`crate::model::Warning`], and
 //! the model's: a step far above the stable step, a penalty taken from a much
 //! stiffer body, meshed regions that are no body, a run that needs most of
-//! the machine's memory).
+//! the machine's memory); errors for contact surfaces that start inside the
+//! other body, notes for the nodes `initial_overlap = "adjust"` will move.
 
 use crate::contact::enforce::DEFAULT_SOLVER;
 use crate::contact::set::penalty_factor;
-use crate::contact::ContactSet;
+use crate::contact::{overlap, ContactSet};
 use crate::dynamics::model_info;
 use crate::input::budget::{self, Size};
 use crate::model::{Enforcement, MasterSpec, Model};
@@ -19,6 +20,9 @@ pub struct Preflight {
     pub info: Vec<String>,
     /// Warnings, each one line naming the file and the key.
     pub warnings: Vec<String>,
+    /// What the run will change before its first step (nodes moved by
+    /// `initial_overlap = "adjust"`); `check` and `run` print them.
+    pub notes: Vec<String>,
 }
 
 /// Time steps above this many stable explicit steps get a warning.
@@ -108,6 +112,9 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
     }
     no_body_warnings(model, &file, &mut p.warnings);
     contacts(model, &file, &mut p)?;
+    let resolved = overlap::resolve(model).map_err(|e| e.to_string())?;
+    p.notes
+        .extend(resolved.moved.iter().map(|m| format!("{file}: {m}")));
     p.info
         .push(format!("output: {}", model.output.dir.display()));
     Ok(p)

@@ -2,7 +2,7 @@
 //! state at t = 0.
 
 use super::RunError;
-use crate::contact::ContactSet;
+use crate::contact::{overlap, ContactSet};
 use crate::dynamics::{State, Stepper, System};
 use crate::model::Model;
 
@@ -45,7 +45,22 @@ fn initial_motion<const D: usize>(sys: &System<D>, model: &Model) -> (Vec<f64>, 
 
 /// The stepper of `model` (system, integrator, contact pairs) and its state at
 /// t = 0.
+/// Nodes that start inside the other body of a contact pair refuse the
+/// model, or with `initial_overlap = "adjust"` move onto the other surface
+/// first (the reference mesh changes; see [`overlap`]).
 pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunError> {
+    let resolved = overlap::resolve(model)?;
+    let adjusted;
+    let model = match resolved.nodes {
+        None => model,
+        Some(nodes) => {
+            resolved.moved.iter().for_each(|m| log::info!("{m}"));
+            let mut m = model.clone();
+            m.mesh.nodes = nodes;
+            adjusted = m;
+            &adjusted
+        }
+    };
     let sys = System::<D>::new(model)?;
     let (x0, v0) = initial_motion(&sys, model);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;

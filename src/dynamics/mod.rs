@@ -4,6 +4,8 @@
 //! The run around the steps (step control, output, checkpoints) is
 //! [`crate::driver`].
 
+pub mod active;
+pub mod defect;
 pub mod forces;
 pub mod info;
 pub mod measures;

@@ -13,6 +13,7 @@
 //! that does not decrease `‖R‖` (backtracking), except where no length does
 //! (a point changing branch), where the full step is taken.
 
+use super::active::{ActiveSet, Cycling};
 use super::step::{State, StepError, StepReport, Stepper};
 use crate::contact::enforce;
 use crate::contact::{ContactSet, EvalOptions};
@@ -226,6 +227,8 @@ impl<const D: usize> Stepper<D> {
         };
         let mut cur = self.evaluate(&s0.x, x1, dt, start)?;
         report.residual_history.push(cur.relative());
+        let mut active = ActiveSet::new(&self.contacts);
+        let mut cycling = active.record(&self.contacts);
         let mut it = 0;
         loop {
             let (contact, contact_size) = self.contacts.violation(dt);
@@ -234,12 +237,24 @@ impl<const D: usize> Stepper<D> {
             if (close || contact <= 1.0 && converged) && self.contacts.settle() > 0 {
                 report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
+                cycling = cycling.or(active.record(&self.contacts));
                 continue;
             }
             if converged && contact <= 1.0 {
                 break;
             }
+            if let Some(c) = cycling {
+                log::debug!(
+                    "newton: active set cycling after {it} iterations (most flips {})",
+                    active.most
+                );
+                return Err(self.cycling(c, it));
+            }
             if it == self.params.max_iterations {
+                log::debug!(
+                    "newton: no convergence, most flips of a point {}",
+                    active.most
+                );
                 return Err(StepError::NoConvergence {
                     iterations: it,
                     residual: cur.relative(),
@@ -302,6 +317,7 @@ impl<const D: usize> Stepper<D> {
             };
             std::mem::swap(x1, &mut self.x_trial);
             cur = e;
+            cycling = cycling.or(active.record(&self.contacts));
             report.residual_history.push(cur.relative());
             log::trace!(
                 "newton {it}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
@@ -317,6 +333,24 @@ impl<const D: usize> Stepper<D> {
         }
         report.iterations += it;
         report.residual = cur.relative();
+        log::debug!(
+            "newton: converged in {it} iterations, {} restarts, most flips of a point {}",
+            report.contact_restarts,
+            active.most
+        );
         Ok(())
+    }
+
+    /// The step error of a point whose state kept flipping.
+    fn cycling(&self, c: Cycling, iterations: usize) -> StepError {
+        let p = &self.contacts.pairs[c.pair];
+        StepError::ActiveSetCycling {
+            pair: p.input,
+            pass: p.pass,
+            node: p.surface.slaves[c.point],
+            slave: p.spec.slave.clone(),
+            flips: c.flips,
+            iterations,
+        }
     }
 }

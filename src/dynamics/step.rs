@@ -24,8 +24,8 @@
 use super::system::System;
 use crate::contact::enforce::EnforceError;
 use crate::contact::geometry::GeometryError;
-use crate::contact::update::{self, MassInverse};
-use crate::contact::ContactSet;
+use crate::contact::update::{self, MassInverse, UpdateOutcome};
+use crate::contact::{ContactSet, Tunnel};
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::{LinearParams, LinearSolveError, LinearSolver};
 use crate::model::{Integrator, SolverParams};
@@ -112,6 +112,26 @@ pub enum StepError {
     Contact(#[from] GeometryError),
     #[error("{0}")]
     Enforcement(#[from] EnforceError),
+    /// A slave passed through the master surface without contact.
+    #[error("{0}")]
+    Tunnelling(#[from] Tunnel),
+    /// Newton kept switching a contact point between open and in contact
+    /// ([`super::active`]).
+    #[error(
+        "contact[{pair}]{}: the active set keeps changing: slave node {node} of surface \"{slave}\" went between open and in contact {flips} times in {iterations} Newton iterations",
+        if *pass == 2 { " pass 2" } else { "" }
+    )]
+    ActiveSetCycling {
+        pair: usize,
+        pass: u8,
+        node: usize,
+        slave: String,
+        flips: u8,
+        iterations: usize,
+    },
+    /// The velocity update left energy it could not restore ([`super::defect`]).
+    #[error("{0}")]
+    UpdateDefect(#[from] super::defect::Defect),
 }
 
 /// Newton solver state for one system; scratch is allocated once.
@@ -266,11 +286,16 @@ impl<const D: usize> Stepper<D> {
         };
         let mut report = StepReport::default();
         self.newton(s0, &mut x1, dt, &mut report)?;
+        if let Some(t) = self.contacts.tunnelling(&s0.x, &x1) {
+            return Err(StepError::Tunnelling(t));
+        }
         let mut v1 = vec![0.0; x1.len()];
         let a1 = self.velocities(s0, &x1, dt, &mut v1);
         self.contact_statistics(dt, &mut report);
         if self.integrator == Integrator::EnergyMomentum {
-            report.update_defect += self.velocity_update(&x1, dt, &mut v1)?;
+            let u = self.velocity_update(&x1, dt, &mut v1)?;
+            self.check_defect(s0, &x1, &v1, &u)?;
+            report.update_defect += u.defect;
         }
         Ok((
             State {
@@ -361,11 +386,16 @@ impl<const D: usize> Stepper<D> {
     }
 
     /// The velocity update of Love & Laursen 2003 (DESIGN §6) for the pairs
-    /// that ask for it; returns the energy defect. Lumped mass: `M⁻¹` per
+    /// that ask for it; returns what it did (the energy defect). Lumped mass: `M⁻¹` per
     /// node; consistent mass: solves with `M`, factored once per pattern.
-    fn velocity_update(&mut self, x1: &[f64], dt: f64, v1: &mut [f64]) -> Result<f64, StepError> {
+    fn velocity_update(
+        &mut self,
+        x1: &[f64],
+        dt: f64,
+        v1: &mut [f64],
+    ) -> Result<UpdateOutcome, StepError> {
         if self.contacts.is_empty() {
-            return Ok(0.0);
+            return Ok(UpdateOutcome::default());
         }
         let minv = if self.sys.consistent.is_some() {
             let lu = self
@@ -380,11 +410,17 @@ impl<const D: usize> Stepper<D> {
                 &self.sys.fixed,
                 MassInverse::Consistent(&mut solve),
                 v1,
-            )?
-            .defect);
+            )?);
         } else {
             MassInverse::Lumped(&self.sys.lumped)
         };
-        Ok(update::apply::<D>(&self.contacts, x1, dt, &self.sys.fixed, minv, v1)?.defect)
+        Ok(update::apply::<D>(
+            &self.contacts,
+            x1,
+            dt,
+            &self.sys.fixed,
+            minv,
+            v1,
+        )?)
     }
 }

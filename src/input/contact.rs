@@ -3,7 +3,9 @@
 use super::raw::RawContact;
 use super::{missing_group, Ctx, InputError};
 use crate::mesh::Mesh;
-use crate::model::{ContactSpec, ContactTangent, Enforcement, Integrator, MasterSpec, Warning};
+use crate::model::{
+    ContactSpec, ContactTangent, Enforcement, InitialOverlap, Integrator, MasterSpec, Warning,
+};
 use std::ops::Range;
 use toml::Spanned;
 
@@ -201,6 +203,21 @@ pub(super) fn build_contact(
             )
         }
     };
+    let initial_overlap = match c
+        .initial_overlap
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("error", _)) => InitialOverlap::Error,
+        Some(("adjust", _)) => InitialOverlap::Adjust,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                format!("{key}.initial_overlap"),
+                format!("expected \"error\" or \"adjust\", got \"{other}\""),
+            )
+        }
+    };
     if let Some(m) = &c.max_augmentations {
         return ctx.err(
             Some(m.span()),
@@ -267,6 +284,7 @@ pub(super) fn build_contact(
         velocity_update,
         solver,
         tangent,
+        initial_overlap,
         passes,
     })
 }

@@ -153,5 +153,6 @@ pub struct RawContact {
     pub velocity_update: Option<Spanned<bool>>,
     pub solver: Option<Spanned<String>>,
     pub tangent: Option<Spanned<String>>,
+    pub initial_overlap: Option<Spanned<String>>,
     pub passes: Option<Spanned<i64>>,
 }

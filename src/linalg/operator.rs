@@ -11,6 +11,10 @@ pub struct Operator {
     pub values: Vec<f64>,
     /// Per column chunk: its partial product (rows of all chunks overlap).
     partial: Vec<Vec<f64>>,
+    /// Row-major copies of a block of solutions and residuals
+    /// ([`Operator::residual_norms`]).
+    xt: Vec<f64>,
+    rt: Vec<f64>,
 }
 
 /// Below this many stored entries the product runs on one thread.
@@ -22,6 +26,8 @@ impl Operator {
             pattern: pattern.clone(),
             values: vec![0.0; pattern.nnz()],
             partial: Vec::new(),
+            xt: Vec::new(),
+            rt: Vec::new(),
         }
     }
 
@@ -64,6 +70,45 @@ impl Operator {
                 *v = partial.iter().map(|p| p[off + i]).sum();
             }
         });
+    }
+
+    /// `‖b_j − A x_j‖` of the `nrhs` columns of `b` and `x` (column-major,
+    /// `n × nrhs`) into `norms`, reading `A` once for all of them: the
+    /// columns are copied row-major so that each stored entry updates a
+    /// contiguous run of the block (one matrix–vector product per column
+    /// reads `A` `nrhs` times, and on the contact condensation's hundreds
+    /// of columns that was most of a solve's time).
+    pub fn residual_norms(&mut self, b: &[f64], x: &[f64], nrhs: usize, norms: &mut Vec<f64>) {
+        let n = self.n();
+        let (xt, rt) = (&mut self.xt, &mut self.rt);
+        xt.resize(n * nrhs, 0.0);
+        rt.resize(n * nrhs, 0.0);
+        for j in 0..nrhs {
+            for i in 0..n {
+                xt[i * nrhs + j] = x[j * n + i];
+                rt[i * nrhs + j] = b[j * n + i];
+            }
+        }
+        let a = self.pattern.symbolic();
+        let (cp, ri) = (a.col_ptr(), a.row_idx());
+        for c in 0..n {
+            let xc = &xt[c * nrhs..(c + 1) * nrhs];
+            for k in cp[c]..cp[c + 1] {
+                let v = self.values[k];
+                let r = &mut rt[ri[k] * nrhs..(ri[k] + 1) * nrhs];
+                for (rj, xj) in r.iter_mut().zip(xc) {
+                    *rj -= v * xj;
+                }
+            }
+        }
+        norms.clear();
+        norms.resize(nrhs, 0.0);
+        for row in rt.chunks_exact(nrhs) {
+            for (s, r) in norms.iter_mut().zip(row) {
+                *s += r * r;
+            }
+        }
+        norms.iter_mut().for_each(|s| *s = s.sqrt());
     }
 
     /// `y = A x` through a shared reference (serial), for closures that

@@ -193,6 +193,56 @@ fn a_direct_request_beyond_memory_is_refused_with_the_estimate() {
 }
 
 #[test]
+fn a_solve_stalled_at_its_round_off_floor_is_accepted_and_right() {
+    // A = L + δI with L's rows summing to zero (L·1 = 0), δ = 1e-7: the
+    // solution has a component ‖b‖/δ along 1, so ‖|A||x|‖ ≫ ‖b‖ and no
+    // residual below ε‖|A||x|‖ ≈ 1e-10 ‖b‖ can be computed (the stepper's
+    // Newton matrix on a fast rigid motion: stiffness plus a small mass).
+    let p = grid_pattern(3);
+    let mut val = values(&p, 0.0, 0.3);
+    let (cp, ri) = (p.symbolic().col_ptr(), p.symbolic().row_idx());
+    let mut row_sum = vec![0.0; p.n()];
+    for c in 0..p.n() {
+        for k in cp[c]..cp[c + 1] {
+            row_sum[ri[k]] += val[k];
+        }
+    }
+    for c in 0..p.n() {
+        for k in cp[c]..cp[c + 1] {
+            if ri[k] == c {
+                val[k] += 1e-7 - row_sum[c];
+            }
+        }
+    }
+    let b = rhs(p.n(), 1);
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+    s.factorize(&val).unwrap();
+    let mut x = b.clone();
+    let info = s.solve_in_place(&mut x).unwrap();
+    // independently: the residual, and its round-off scale ‖|A||x| + |b|‖
+    let res = relative_residual(&p, &val, &x, &b);
+    let mut scale: Vec<f64> = b.iter().map(|v| v.abs()).collect();
+    for c in 0..p.n() {
+        for k in cp[c]..cp[c + 1] {
+            scale[ri[k]] += val[k].abs() * x[c].abs();
+        }
+    }
+    let bnorm = b.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let floor = f64::EPSILON * scale.iter().map(|v| v * v).sum::<f64>().sqrt() / bnorm;
+    assert!(
+        floor > 1e-11,
+        "the case must have its floor above rtol: {floor:e}"
+    );
+    assert!(
+        res > 1e-12,
+        "residual {res:e} below rtol: the floor was not needed"
+    );
+    assert!(res <= 64.0 * floor, "residual {res:e}, floor {floor:e}");
+    // what the solver claims, by its own residual, is the same bound
+    assert!(info.residual <= 64.0 * floor, "claimed {:e}", info.residual);
+}
+
+#[test]
 fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
     let p = grid_pattern(7);
     let n = p.n();

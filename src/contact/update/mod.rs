@@ -101,6 +101,11 @@ pub struct UpdateOutcome {
     /// Energy the update could not restore (`Σ F_l(κ)`).
     pub defect: f64,
     pub points: usize,
+    /// Points without an admissible root, and the slave node of the first.
+    pub unsolved: usize,
+    pub node: Option<usize>,
+    /// `Σ_l |c_l|`: the size of the step's contact work the update balances.
+    pub work: f64,
 }
 
 /// Applies the velocity update to `v1` (module docs).
@@ -168,6 +173,9 @@ pub fn apply<const D: usize>(
     Ok(UpdateOutcome {
         defect: imp.defect,
         points: np,
+        unsolved: imp.unsolved.len(),
+        node: imp.unsolved.first().map(|&l| points[l].nodes[0]),
+        work: c.iter().map(|v| v.abs()).sum(),
     })
 }
 
