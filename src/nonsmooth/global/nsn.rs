@@ -157,6 +157,15 @@ pub(crate) fn newton(
     }
 }
 
+/// `J` is factored densely when its pattern holds at least this share of `n²`
+/// (the Delassus operator of a finite-element contact step couples every
+/// point with every other): a dense LU of a few hundred unknowns takes
+/// microseconds to milliseconds where the sparse one spends its time on
+/// structure.
+const DENSE_SHARE: f64 = 0.25;
+/// Largest `n` factored densely (`n²` values).
+const DENSE_MAX: usize = 4000;
+
 /// Fixed sparse pattern of `J = B + A W` and where each entry of `W` lands in it.
 pub(crate) struct JacobianPattern {
     pub symbolic: SymbolicSparseColMat<usize>,
@@ -230,6 +239,38 @@ impl JacobianPattern {
             }
         }
     }
+
+    /// Whether `J` is better factored densely ([`DENSE_SHARE`], [`DENSE_MAX`]).
+    pub fn dense(&self) -> bool {
+        let n = self.symbolic.ncols();
+        n <= DENSE_MAX && self.symbolic.row_idx().len() as f64 >= DENSE_SHARE * (n * n) as f64
+    }
+
+    /// `jac` ← `B + A W` as a dense matrix (the values of [`Self::fill`]).
+    pub fn fill_dense<const D: usize>(
+        problem: &LocalProblem,
+        a: &[SMatrix<f64, D, D>],
+        b: &[SMatrix<f64, D, D>],
+        jac: &mut faer::Mat<f64>,
+    ) {
+        jac.fill(0.0);
+        let cp = problem.w.symbolic().col_ptr();
+        let ri = problem.w.symbolic().row_idx();
+        let wv = problem.w.val();
+        for j in 0..problem.size() {
+            let mut col = jac.col_mut(j);
+            for k in cp[j]..cp[j + 1] {
+                let (c, l) = (ri[k] / D, ri[k] % D);
+                for i in 0..D {
+                    col[c * D + i] += a[c][(i, l)] * wv[k];
+                }
+            }
+            let (c, l) = (j / D, j % D);
+            for i in 0..D {
+                col[c * D + i] += b[c][(i, l)];
+            }
+        }
+    }
 }
 
 struct Newton<'a, const D: usize> {
@@ -239,6 +280,8 @@ struct Newton<'a, const D: usize> {
     rho: Vec<f64>,
     pattern: JacobianPattern,
     symbolic_lu: Option<SymbolicLu<usize>>,
+    /// `J` when it is factored densely ([`JacobianPattern::dense`]).
+    dense: Option<faer::Mat<f64>>,
     a: Vec<SMatrix<f64, D, D>>,
     b: Vec<SMatrix<f64, D, D>>,
     phi: Vec<f64>,
@@ -265,7 +308,10 @@ impl<'a, const D: usize> Newton<'a, D> {
         let nc = problem.n_contacts;
         let pattern = JacobianPattern::new(problem);
         let nnz = pattern.symbolic.row_idx().len();
+        let n = problem.size();
+        let dense = pattern.dense().then(|| faer::Mat::zeros(n, n));
         Newton {
+            dense,
             problem,
             func: params.function,
             line_search: params.line_search,
@@ -301,6 +347,9 @@ impl<'a, const D: usize> Newton<'a, D> {
     /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
     /// Levenberg–Marquardt-like regularization of the Newton step.
     fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
+        if self.dense.is_some() {
+            return self.direction_dense(delta);
+        }
         self.pattern
             .fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
         if self.symbolic_lu.is_none() {
@@ -336,6 +385,30 @@ impl<'a, const D: usize> Newton<'a, D> {
             last = "singular Jacobian (non-finite Newton step)".into();
         }
         Err(last)
+    }
+
+    /// [`Self::direction`] with `J` dense: partial-pivoting LU, the same
+    /// regularization sequence when a step comes out non-finite.
+    fn direction_dense(&mut self, delta: &mut [f64]) -> Result<(), String> {
+        use faer::linalg::solvers::Solve;
+        let jac = self.dense.as_mut().expect("dense path");
+        JacobianPattern::fill_dense::<D>(self.problem, &self.a, &self.b, jac);
+        let mut eta_prev = 0.0;
+        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+            for j in 0..delta.len() {
+                jac[(j, j)] += eta - eta_prev;
+            }
+            eta_prev = eta;
+            let lu = jac.partial_piv_lu();
+            for (d, p) in delta.iter_mut().zip(&self.phi) {
+                *d = -p;
+            }
+            lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
+            if delta.iter().all(|x| x.is_finite()) {
+                return Ok(());
+            }
+        }
+        Err("singular Jacobian (non-finite Newton step)".into())
     }
 
     fn run(
