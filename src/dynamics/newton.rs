@@ -24,12 +24,16 @@ const ROUND_OFF: f64 = 1e-14;
 const MAX_HALVINGS: usize = 8;
 /// Newton is "close" to a solution, and the contact set may settle its faces
 /// and drift guards ([`ContactSet::settle`]), below this relative residual and
-/// contact-law violation (relative to the face size). Deciding them at an
-/// iterate this close gives the same decisions as at convergence (the
-/// quadratic phase is one or two iterations from the round-off) and saves
-/// the iterations a restart after convergence costs.
-const SETTLE_RESIDUAL: f64 = 1e-6;
-const SETTLE_VIOLATION: f64 = 1e-6;
+/// contact-law violation (relative to the face size). Each settle that
+/// changes something restarts the quadratic phase, so the earlier it comes
+/// the fewer iterations it costs; a decision taken at an iterate still
+/// 1e-2 away is checked again at convergence (Newton goes on while any
+/// changes). Measured on the fine friction blocks (9,990 dofs, μ = 0.2):
+/// at 1e-6 the contact steps took 8, 8, 8 Newton iterations, at 1e-3 6, 6,
+/// 7, at 1e-2 6, 5, 6; the coarse blocks 5 → 4 (μ = 0.2 and 0.8), with the
+/// same balances and penetration.
+const SETTLE_RESIDUAL: f64 = 1e-2;
+const SETTLE_VIOLATION: f64 = 1e-2;
 /// The iterates after the first `FREE_FACE_ITERATIONS` corrections hold
 /// their contact faces (see [`ContactSet::evaluate`]); the start and those
 /// first iterates take the closest face. The start of a step is the
