@@ -197,9 +197,14 @@ impl LinearSolver {
     }
 
     /// The symbolic analysis with the volatile nodes last, when the
-    /// trailing block is cheap to refactor (≤ 1/4 of a full factorization)
-    /// and ordering it last costs at most 50 % more work than the
-    /// unconstrained ordering; otherwise the unconstrained one.
+    /// trailing block is at most half of a full factorization and ordering
+    /// it last costs at most 50 % more work than the unconstrained ordering;
+    /// otherwise the unconstrained one. The block serves the restricted
+    /// solves of `W` (each a fraction of a full solve) and the refactoring of
+    /// the block alone. With faer's supernode relaxation the contact block
+    /// of the coarse friction blocks is 22–32 % of the work (288–399
+    /// columns): at a bound of 1/4 half of its patterns were refused and
+    /// `W` took full solves, 0.22 s of the run against 0.10 s.
     fn symbolic(&self) -> Result<SymbolicFactor, LinearSolveError> {
         let err = |e: super::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
         let pattern = &self.op.pattern;
@@ -211,7 +216,7 @@ impl LinearSolver {
         let split = SymbolicFactor::with_last(pattern, self.plan.ordering, None, &self.volatile)
             .map_err(err)?;
         let (fp, fs) = (plain.size().lu_flops, split.size().lu_flops);
-        let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.25 * fs;
+        let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.5 * fs;
         let sn = split.supernodal();
         let sc = split.split().unwrap_or(0);
         log::debug!(
@@ -512,12 +517,13 @@ impl LinearSolver {
     /// nodes of [`LinearSolver::set_pattern`]) this is the Schur-complement
     /// solve of [`SupernodalLu::solve_trailing_in_place`] with factors of
     /// the current matrix: exact, and on the friction blocks a few percent
-    /// of a full solve. Old factors are refactored first, since a Krylov
-    /// solve per column costs far more than a factorization once the
-    /// columns are many (docs/performance.md). Otherwise (no trailing
-    /// block, `support` outside it, or pivots below `√ε·max|A|` in the
-    /// factorization, whose solves may need refinement) this is
-    /// [`LinearSolver::solve_many_in_place`].
+    /// of a full solve. Otherwise (no trailing block, `support` outside it,
+    /// or pivots below `√ε·max|A|` in the factorization, whose solves may
+    /// need refinement) this is [`LinearSolver::solve_many_in_place`]. In
+    /// both cases old factors are refactored first, since a Krylov solve per
+    /// column costs far more than a factorization once the columns are many
+    /// (docs/performance.md; the coarse friction blocks without a trailing
+    /// block took 3,365 Krylov iterations and twice the run's CPU).
     pub fn solve_restricted_many_in_place(
         &mut self,
         rhs: &mut [f64],
@@ -532,6 +538,13 @@ impl LinearSolver {
             _ => false,
         };
         if !inside {
+            // many columns: old factors would make each a Krylov solve
+            // (docs/performance.md), so the matrix is factored here as well
+            if matches!(self.precond, Some(Precond::Lu { .. } | Precond::Ldlt { .. }))
+                && !(self.factored && self.fresh)
+            {
+                self.refactor()?;
+            }
             return self.solve_many_in_place(rhs, nrhs);
         }
         let refactored = !(self.factored && self.fresh);
