@@ -122,6 +122,8 @@ pub struct LinearSolver {
     factored: bool,
     /// Nodes ordered last (`set_pattern`), sorted.
     volatile: Vec<usize>,
+    /// LU flops of the last unconstrained analysis ([`Self::symbolic`]).
+    plain_flops: Option<f64>,
     /// Work model: cost of a factorization, of a trailing-block
     /// refactorization and of a Krylov iteration.
     factor_cost: f64,
@@ -156,6 +158,7 @@ impl LinearSolver {
             pending: false,
             factored: false,
             volatile: Vec::new(),
+            plain_flops: None,
             factor_cost: 0.0,
             trailing_cost: 0.0,
             pending_cost: 0.0,
@@ -205,18 +208,37 @@ impl LinearSolver {
     /// of the coarse friction blocks is 22–32 % of the work (288–399
     /// columns): at a bound of 1/4 half of its patterns were refused and
     /// `W` took full solves, 0.22 s of the run against 0.10 s.
-    fn symbolic(&self) -> Result<SymbolicFactor, LinearSolveError> {
+    ///
+    /// The unconstrained analysis is done once and its work remembered: a
+    /// constrained one within 1.5× of that is kept without analysing the
+    /// unconstrained ordering of its own pattern again (the contact
+    /// couplings add little to it; half of the symbolic time of the coarse
+    /// blocks' run was that second ordering).
+    fn symbolic(&mut self) -> Result<SymbolicFactor, LinearSolveError> {
         let err = |e: super::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
         let pattern = &self.op.pattern;
-        let plain = SymbolicFactor::new(pattern, self.plan.ordering, None).map_err(err)?;
         let d = pattern.dim();
+        let plain = |s: &mut Self| -> Result<SymbolicFactor, LinearSolveError> {
+            let f = SymbolicFactor::new(&s.op.pattern, s.plan.ordering, None).map_err(err)?;
+            s.plain_flops = Some(f.size().lu_flops);
+            Ok(f)
+        };
         if self.volatile.is_empty() || self.volatile.len() * d > MAX_TRAILING_DOFS {
-            return Ok(plain);
+            return plain(self);
         }
         let split = SymbolicFactor::with_last(pattern, self.plan.ordering, None, &self.volatile)
             .map_err(err)?;
-        let (fp, fs) = (plain.size().lu_flops, split.size().lu_flops);
-        let keep = fs <= 1.5 * fp && split.trailing_flops() <= 0.5 * fs;
+        let fs = split.size().lu_flops;
+        let small = split.trailing_flops() <= 0.5 * fs;
+        let keep_by = |fp: f64| small && fs <= 1.5 * fp;
+        let (keep, fp, other) = match self.plain_flops {
+            Some(fp) if keep_by(fp) => (true, fp, None),
+            _ => {
+                let other = plain(self)?;
+                let fp = other.size().lu_flops;
+                (keep_by(fp), fp, Some(other))
+            }
+        };
         let sn = split.supernodal();
         let sc = split.split().unwrap_or(0);
         log::debug!(
@@ -229,7 +251,10 @@ impl LinearSolver {
             sn.n_supernodes() - sc,
             if keep { "kept" } else { "not used" }
         );
-        Ok(if keep { split } else { plain })
+        match (keep, other) {
+            (false, Some(other)) => Ok(other),
+            _ => Ok(split),
+        }
     }
 
     fn analyse(&mut self) -> Result<(), LinearSolveError> {
