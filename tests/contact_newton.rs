@@ -92,6 +92,43 @@ fn contact_steps_take_a_handful_of_newton_iterations() {
     }
 }
 
+/// The ring impact of the validation (μ = 0.5, two passes) with augmented-
+/// Lagrangian enforcement to t = 1.5, every step at the input's Δt: the
+/// Newton iterations of its contact steps. Its one Alart–Curnier step per
+/// iteration cycled a point between open and in contact at t = 1.27 until
+/// the step was rejected down to the smallest step; after a point's first
+/// switch the subproblem is now solved fully.
+#[test]
+fn augmented_lagrangian_ring_impact_needs_no_cut_back() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/validation/ring_impact/velocity_update.toml"
+    ))
+    .unwrap()
+    .replace("end = 6.0", "end = 1.5")
+    .replace(
+        "friction = 0.5",
+        "friction = 0.5\nenforcement = \"augmented-lagrangian\"",
+    );
+    let model = input::parse(Path::new("ring.toml"), &text).expect("valid input");
+    let (mut stepper, mut s) = driver::setup::<2>(&model).expect("setup");
+    let mut its = Vec::new();
+    while s.t < model.time.end - 1e-9 {
+        let (s1, r) = stepper
+            .step(&s, model.time.dt)
+            .unwrap_or_else(|e| panic!("step from t = {} at the full Δt: {e}", s.t));
+        s = s1;
+        if r.active > 0 {
+            its.push(r.iterations);
+        }
+    }
+    its.sort_unstable();
+    println!("ring, augmented Lagrangian: {} contact steps, Newton iterations {its:?}", its.len());
+    assert!(its.len() >= 20, "contact steps {its:?}");
+    assert!(its[its.len() / 2] <= 6, "median of {its:?}");
+    assert!(*its.last().unwrap() <= 15, "maximum of {its:?}");
+}
+
 #[test]
 fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem_without_penetration() {
     let reports = steps(&blocks(0.2, "exact", 0.5), None);

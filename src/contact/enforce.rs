@@ -34,7 +34,10 @@
 //!   augmentation parameter `ρ_l = dim / tr W_ll` of each point:
 //!   `(∂Φ/∂r + ∂Φ/∂u W) δr = −Φ`.
 //!   Together with the Newton step on `x` this is the generalized Newton
-//!   method on `(x, r)`: no outer augmentation loop.
+//!   method on `(x, r)`: no outer augmentation loop. Where a point has
+//!   switched between open and in contact within the step the semismooth
+//!   step can cycle, and the iteration solves the subproblem fully as exact
+//!   enforcement does ([`ContactSet::solve_fully`], set by Newton).
 
 use super::geometry::MAX_NODES;
 use super::set::ContactSet;
@@ -454,7 +457,7 @@ pub fn solve_step<const D: usize>(
         LocalProblem::new(D, wm, q.clone(), mu.clone())?
     };
     let mut uu = vec![0.0; m];
-    if enforcement == Enforcement::Exact {
+    if enforcement == Enforcement::Exact || set.solve_fully {
         let name = set.pairs[cands[0].pair]
             .spec
             .solver
