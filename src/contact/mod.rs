@@ -32,6 +32,7 @@ pub mod law;
 pub mod narrow;
 pub mod overlap;
 pub mod point;
+pub mod point_eval;
 pub mod search;
 pub mod set;
 pub mod surface;

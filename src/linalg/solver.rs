@@ -44,12 +44,14 @@ use super::error::LinearSolveError;
 use super::krylov::{cg, gmres, norm, KrylovError, KrylovParams, KrylovWork};
 use super::ldlt::SparseLdlt;
 use super::operator::{BlockJacobi, Operator};
-use super::plan::{plan, LinearMethod, LinearPlan};
-use super::solver_types::{Factorization, LinearParams, LinearStats, SolveInfo};
+use super::plan::{plan, LinearPlan};
+use super::solver_types::{LinearParams, LinearStats, SolveInfo};
 use super::supernodal_lu::SupernodalLu;
 use super::symbolic::SymbolicFactor;
 use super::BlockPattern;
 use std::time::Instant;
+
+mod analysis;
 
 /// The factors (or preconditioner) of the current pattern.
 enum Precond {
@@ -197,130 +199,6 @@ impl LinearSolver {
         self.volatile.sort_unstable();
         self.volatile.dedup();
         self.analyse()
-    }
-
-    /// The symbolic analysis with the volatile nodes last, when the
-    /// trailing block is at most half of a full factorization and ordering
-    /// it last costs at most 50 % more work than the unconstrained ordering;
-    /// otherwise the unconstrained one. The block serves the restricted
-    /// solves of `W` (each a fraction of a full solve) and the refactoring of
-    /// the block alone. With faer's supernode relaxation the contact block
-    /// of the coarse friction blocks is 22–32 % of the work (288–399
-    /// columns): at a bound of 1/4 half of its patterns were refused and
-    /// `W` took full solves, 0.22 s of the run against 0.10 s.
-    ///
-    /// The unconstrained analysis is done once and its work remembered: a
-    /// constrained one within 1.5× of that is kept without analysing the
-    /// unconstrained ordering of its own pattern again (the contact
-    /// couplings add little to it; half of the symbolic time of the coarse
-    /// blocks' run was that second ordering).
-    fn symbolic(&mut self) -> Result<SymbolicFactor, LinearSolveError> {
-        let err = |e: super::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
-        let pattern = &self.op.pattern;
-        let d = pattern.dim();
-        let plain = |s: &mut Self| -> Result<SymbolicFactor, LinearSolveError> {
-            let f = SymbolicFactor::new(&s.op.pattern, s.plan.ordering, None).map_err(err)?;
-            s.plain_flops = Some(f.size().lu_flops);
-            Ok(f)
-        };
-        if self.volatile.is_empty() || self.volatile.len() * d > MAX_TRAILING_DOFS {
-            return plain(self);
-        }
-        let split = SymbolicFactor::with_last(pattern, self.plan.ordering, None, &self.volatile)
-            .map_err(err)?;
-        let fs = split.size().lu_flops;
-        let small = split.trailing_flops() <= 0.5 * fs;
-        let keep_by = |fp: f64| small && fs <= 1.5 * fp;
-        let (keep, fp, other) = match self.plain_flops {
-            Some(fp) if keep_by(fp) => (true, fp, None),
-            _ => {
-                let other = plain(self)?;
-                let fp = other.size().lu_flops;
-                (keep_by(fp), fp, Some(other))
-            }
-        };
-        let sn = split.supernodal();
-        let sc = split.split().unwrap_or(0);
-        log::debug!(
-            "linear solver: {} volatile nodes last: {:.3e} flops ({:.3e} unconstrained), trailing block {:.3e} ({} columns, {} supernodes): {}",
-            self.volatile.len(),
-            fs,
-            fp,
-            split.trailing_flops(),
-            split.n() - sn.supernode_begin()[sc],
-            sn.n_supernodes() - sc,
-            if keep { "kept" } else { "not used" }
-        );
-        match (keep, other) {
-            (false, Some(other)) => Ok(other),
-            _ => Ok(split),
-        }
-    }
-
-    fn analyse(&mut self) -> Result<(), LinearSolveError> {
-        if self.plan.method != LinearMethod::Direct {
-            return Ok(());
-        }
-        let t = Instant::now();
-        let symmetric =
-            self.params.symmetric || self.params.factorization == Factorization::SymmetricPart;
-        let sym = if symmetric {
-            SymbolicFactor::new(&self.op.pattern, self.plan.ordering, None)
-                .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?
-        } else {
-            self.symbolic()?
-        };
-        let pattern = &self.op.pattern;
-        self.precond = Some(if symmetric {
-            Precond::Ldlt {
-                ldlt: SparseLdlt::new(&sym),
-                sym,
-                sym_values: Vec::new(),
-            }
-        } else {
-            Precond::Lu {
-                lu: SupernodalLu::new(&sym, pattern),
-                sym,
-                x: Vec::new(),
-                t: Vec::new(),
-            }
-        });
-        self.stats.symbolic_analyses += 1;
-        self.stats.symbolic_seconds += t.elapsed().as_secs_f64();
-        self.work_model();
-        Ok(())
-    }
-
-    /// The factorization and Krylov-iteration costs of the work model.
-    fn work_model(&mut self) {
-        let size = match &self.precond {
-            Some(Precond::Lu { sym, .. }) | Some(Precond::Ldlt { sym, .. }) => sym.size(),
-            _ => return,
-        };
-        let symmetric = matches!(self.precond, Some(Precond::Ldlt { .. }));
-        // an LDLᵀ solve reads L twice
-        let (flops, entries) = if symmetric {
-            (0.5 * size.lu_flops, 2 * size.l_entries)
-        } else {
-            (size.lu_flops, size.lu_entries)
-        };
-        self.factor_cost = flops / FACTOR_RATE;
-        self.trailing_cost = match &self.precond {
-            Some(Precond::Lu { sym, .. }) => sym.trailing_flops() / FACTOR_RATE,
-            _ => 0.0,
-        };
-        // bytes read: the factors, A (values and row indices), the Krylov basis
-        let basis = self.params.restart as f64 * size.n as f64;
-        self.iteration_cost =
-            8.0 * (entries as f64 + 2.0 * self.op.pattern.nnz() as f64 + basis) / MEMORY_RATE;
-    }
-
-    /// Krylov iterations a solve with old factors may take.
-    fn reuse_limit(&self) -> usize {
-        self.params.reuse_iterations.unwrap_or_else(|| {
-            let r = self.factor_cost / self.iteration_cost.max(f64::MIN_POSITIVE);
-            r.clamp(10.0, 300.0) as usize
-        })
     }
 
     /// The method in use and the memory estimate behind the choice.
