@@ -181,6 +181,7 @@ fn solve_cmd(path: &Path, a: &SolveArgs, output: Option<&Path>) -> u8 {
         tol: a.tol,
         max_iter: a.max_iter,
         deadline: timeout.map(|t| Instant::now() + t),
+        stall_window: None,
         progress: None,
     };
     if let Err(e) = control.validate() {

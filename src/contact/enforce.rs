@@ -60,6 +60,10 @@ const SUBPROBLEM_TOL: f64 = 1e-12;
 /// Library iterations allowed a two-pass subproblem before its second pass is
 /// left out (`solve_exact`).
 const TWO_PASS_MAX_ITER: usize = 100;
+/// ... and stalled after this many without 1 % progress (the degenerate
+/// 231-point subproblems of the 18,546-dof blocks took 100 iterations,
+/// 0.8–0.9 s, at the start of every contact step).
+const TWO_PASS_STALL: usize = 15;
 
 /// A point enters the subproblem within this fraction of `h` of its master
 /// (besides the pressed ones). A point outside that still penetrates at the
@@ -258,11 +262,13 @@ fn solve_exact<const D: usize>(
     let r0 = r.to_vec();
     let two_pass = second.iter().any(|&s| s);
     // A well-posed subproblem converges in a few library iterations (2–5
-    // warm-started on the validation runs); a degenerate two-pass one stalls
-    // for the whole stall window (880 iterations, 3.9 s on the fine blocks'
-    // first contact) before the fallback below. Cap it when there is one.
+    // warm-started on the validation runs, up to 70 on the golf ball); a
+    // degenerate two-pass one stalls for the whole stall window (880
+    // iterations, 3.9 s on the fine blocks' first contact) before the
+    // fallback below. Cap it when there is one, and call it stalled early.
     let first = Control {
         max_iter: two_pass.then_some(TWO_PASS_MAX_ITER),
+        stall_window: two_pass.then_some(TWO_PASS_STALL),
         ..control.clone()
     };
     let err = match nonsmooth::solve(problem, r, u, name, &first) {

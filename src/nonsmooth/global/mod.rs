@@ -40,6 +40,9 @@ pub struct Control {
     pub max_iter: Option<usize>,
     /// Give up with [`SolveError::Timeout`] after this instant. Default `None`.
     pub deadline: Option<Instant>,
+    /// Stop as stalled when the error has not dropped by 1 % in this many
+    /// iterations. `None`: the solver's own window (its parameters).
+    pub stall_window: Option<usize>,
     /// Called with `(iterations, error)` each time a solver evaluates its error
     /// (the callback rate-limits itself). Default `None`.
     pub progress: Option<Arc<dyn Fn(usize, f64) + Send + Sync>>,
@@ -51,6 +54,7 @@ impl Default for Control {
             tol: 1e-8,
             max_iter: None,
             deadline: None,
+            stall_window: None,
             progress: None,
         }
     }
@@ -62,6 +66,7 @@ impl std::fmt::Debug for Control {
             .field("tol", &self.tol)
             .field("max_iter", &self.max_iter)
             .field("deadline", &self.deadline)
+            .field("stall_window", &self.stall_window)
             .field("progress", &self.progress.is_some())
             .finish()
     }

@@ -89,9 +89,9 @@ impl Watch {
             Some(Status::Cap)
         } else if control.timed_out() {
             Some(Status::Timeout)
-        } else if it - self.best_at >= self.window {
+        } else if it - self.best_at >= control.stall_window.unwrap_or(self.window) {
             Some(Status::Stalled {
-                window: self.window,
+                window: control.stall_window.unwrap_or(self.window),
             })
         } else {
             None
