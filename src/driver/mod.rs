@@ -144,7 +144,7 @@ pub enum RunError {
     Contact(#[from] ContactSetupError),
     #[error("{0}")]
     Overlap(#[from] OverlapError),
-    #[error("step from t = {t} failed even at dt = {dt:e} after {cutbacks} cut-backs: {source}")]
+    #[error("step from t = {t} failed at dt = {dt:e} after {cutbacks} cut-back(s) of this step (no smaller step allowed, or the cut-back limit reached): {source}")]
     StepFailed {
         t: f64,
         dt: f64,
