@@ -382,7 +382,7 @@ proptest! {
                 let x = nodes(&f, xs);
                 let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
                 let r = sub(k.s, sc(k.normal, k.gap));
-                prop_assert!(norm(r) <= 1e-14 * xmax, "s - g nu = {:e}", norm(r));
+                prop_assert!(norm(r) <= 1e-14 * xmax, "s - g nu = {:e} ({:?} {:?}, xmax {:e}, gap {:e}, hint {:?}, size {:e})", norm(r), t, pl, xmax, k.gap, hint, f.size);
                 prop_assert!((norm(k.normal) - 1.0).abs() < 1e-14);
                 let e = identity_errors(&k, &x);
                 for (i, ei) in e.iter().enumerate() {
