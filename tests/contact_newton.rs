@@ -123,7 +123,10 @@ fn augmented_lagrangian_ring_impact_needs_no_cut_back() {
         }
     }
     its.sort_unstable();
-    println!("ring, augmented Lagrangian: {} contact steps, Newton iterations {its:?}", its.len());
+    println!(
+        "ring, augmented Lagrangian: {} contact steps, Newton iterations {its:?}",
+        its.len()
+    );
     assert!(its.len() >= 20, "contact steps {its:?}");
     assert!(its[its.len() / 2] <= 6, "median of {its:?}");
     assert!(*its.last().unwrap() <= 15, "maximum of {its:?}");

@@ -4,8 +4,8 @@
 //! Relative paths in the file are relative to the file's directory.
 //! The keys are documented once, in [`KEYS`], which `docs/input.md` reproduces.
 
-pub mod budget;
 mod body;
+pub mod budget;
 mod contact;
 mod generate;
 mod keys;
@@ -21,9 +21,7 @@ pub use keys::{markdown, KEYS};
 
 use crate::linalg::LinearMethod;
 use crate::mesh::{self, Mesh};
-use crate::model::{
-    Boundary, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning,
-};
+use crate::model::{Boundary, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -443,8 +443,10 @@ impl LinearSolver {
         if !inside {
             // many columns: old factors would make each a Krylov solve
             // (docs/performance.md), so the matrix is factored here as well
-            if matches!(self.precond, Some(Precond::Lu { .. } | Precond::Ldlt { .. }))
-                && !(self.factored && self.fresh)
+            if matches!(
+                self.precond,
+                Some(Precond::Lu { .. } | Precond::Ldlt { .. })
+            ) && !(self.factored && self.fresh)
             {
                 self.refactor()?;
             }

@@ -4,8 +4,8 @@
 //! [`super`]).
 
 use super::{
-    LinearSolveError, LinearSolver, Precond, SparseLdlt, SupernodalLu, SymbolicFactor,
-    FACTOR_RATE, MAX_TRAILING_DOFS, MEMORY_RATE,
+    LinearSolveError, LinearSolver, Precond, SparseLdlt, SupernodalLu, SymbolicFactor, FACTOR_RATE,
+    MAX_TRAILING_DOFS, MEMORY_RATE,
 };
 use crate::linalg::plan::LinearMethod;
 use crate::linalg::solver_types::Factorization;
@@ -28,7 +28,8 @@ impl LinearSolver {
     /// couplings add little to it; half of the symbolic time of the coarse
     /// blocks' run was that second ordering).
     pub(super) fn symbolic(&mut self) -> Result<SymbolicFactor, LinearSolveError> {
-        let err = |e: crate::linalg::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
+        let err =
+            |e: crate::linalg::symbolic::SymbolicError| LinearSolveError::Symbolic(e.to_string());
         let pattern = &self.op.pattern;
         let d = pattern.dim();
         let plain = |s: &mut Self| -> Result<SymbolicFactor, LinearSolveError> {
