@@ -4,7 +4,7 @@
 //! (line2 faces) and 3D (quad4 and tri3 faces), and against a rigid plane.
 //! The crossing fraction and the end depth are checked against the motion.
 
-use emcontact::contact::ContactSet;
+use emcontact::contact::{ContactSet, Tunnel};
 use emcontact::input;
 use emcontact::model::Model;
 
@@ -81,6 +81,14 @@ fn moved(m: &Model, x: &[f64], group: &str, up: f64) -> Vec<f64> {
     x
 }
 
+/// What `ContactSet::tunnelling` finds when the slave box of `m` moves by
+/// `up` along the up axis in one step.
+fn fall(m: &Model, up: f64) -> Option<Tunnel> {
+    let set = ContactSet::new(m, m.dim).unwrap();
+    let x0 = positions(m);
+    set.tunnelling(&x0, &moved(m, &x0, "top", up))
+}
+
 fn positions(m: &Model) -> Vec<f64> {
     m.mesh
         .nodes
@@ -127,13 +135,9 @@ fn a_slave_that_passes_through_the_master_is_found() {
 fn a_slave_that_stops_in_front_or_within_the_drift_bound_is_not_tunnelling() {
     for (dim, element) in KINDS {
         let m = model(dim, element, -0.25, 0.25, false);
+        assert_eq!(fall(&m, -0.4), None, "{element}");
         let set = ContactSet::new(&m, dim).unwrap();
         let x0 = positions(&m);
-        assert_eq!(
-            set.tunnelling(&x0, &moved(&m, &x0, "top", -0.4)),
-            None,
-            "{element}"
-        );
         // ends behind the face by less than the drift bound (half the
         // contact tolerance)
         let (h, bound) = (set.pairs[0].surface.h, set.pairs[0].drift_bound);
@@ -155,31 +159,14 @@ fn paths_beside_the_rim_or_along_it_are_not_tunnelling() {
     for (dim, element) in KINDS {
         // entirely beside the base (x in [1.25, 1.75])
         let m = model(dim, element, 1.25, 1.75, false);
-        let set = ContactSet::new(&m, dim).unwrap();
-        let x0 = positions(&m);
-        assert_eq!(
-            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)),
-            None,
-            "{element}"
-        );
+        assert_eq!(fall(&m, -3.0), None, "{element}");
         // the box's left nodes at x = 1 slide down the base's side, exactly
         // past its rim: beside the surface, not through it
         let m = model(dim, element, 1.0, 1.5, false);
-        let set = ContactSet::new(&m, dim).unwrap();
-        let x0 = positions(&m);
-        assert_eq!(
-            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)),
-            None,
-            "{element}"
-        );
+        assert_eq!(fall(&m, -3.0), None, "{element}");
         // half over the base: found
         let m = model(dim, element, 0.75, 1.25, false);
-        let set = ContactSet::new(&m, dim).unwrap();
-        let x0 = positions(&m);
-        assert!(
-            set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)).is_some(),
-            "{element}"
-        );
+        assert!(fall(&m, -3.0).is_some(), "{element}");
     }
 }
 
@@ -278,8 +265,6 @@ fn a_slave_behind_a_rigid_plane_at_the_end_of_the_step_is_found() {
         assert_eq!(set.tunnelling(&x0, &moved(&m, &x0, "top", -0.4)), None);
         // the plane is unbounded: beside the base is still behind it
         let m = model(dim, element, 1.25, 1.75, true);
-        let set = ContactSet::new(&m, dim).unwrap();
-        let x0 = positions(&m);
-        assert!(set.tunnelling(&x0, &moved(&m, &x0, "top", -3.0)).is_some());
+        assert!(fall(&m, -3.0).is_some());
     }
 }
