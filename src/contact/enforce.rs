@@ -37,7 +37,7 @@
 //!   method on `(x, r)`: no outer augmentation loop. Where a point has
 //!   switched between open and in contact within the step the semismooth
 //!   step can cycle, and the iteration solves the subproblem fully as exact
-//!   enforcement does ([`ContactSet::solve_fully`], set by Newton).
+//!   enforcement does (`solve_fully` of [`solve_step`], set by Newton).
 
 use super::geometry::MAX_NODES;
 use super::set::ContactSet;
@@ -358,7 +358,11 @@ fn alart_curnier_step<const D: usize>(
 /// and returns the Newton correction in `dx`. `residual` is `R` at the
 /// iterate (fixed dofs zero), `solve` solves with the iterate's Newton
 /// matrix in place ([`Solve`]). The multipliers of the pairs are
-/// updated. `export` receives the assembled subproblem (FCLIB dump).
+/// updated. `solve_fully`: augmented-Lagrangian pairs solve the subproblem
+/// to the library's tolerance, as exact enforcement does, instead of taking
+/// one Alart–Curnier step (module docs). `export` receives the assembled
+/// subproblem (FCLIB dump).
+#[allow(clippy::too_many_arguments)]
 pub fn solve_step<const D: usize>(
     set: &mut ContactSet,
     residual: &[f64],
@@ -366,6 +370,7 @@ pub fn solve_step<const D: usize>(
     dt: f64,
     solve: &mut Solve,
     dx: &mut [f64],
+    solve_fully: bool,
     export: Option<&mut dyn FnMut(&Subproblem)>,
 ) -> Result<SubproblemInfo, EnforceError> {
     let start = Instant::now();
@@ -463,7 +468,7 @@ pub fn solve_step<const D: usize>(
         LocalProblem::new(D, wm, q.clone(), mu.clone())?
     };
     let mut uu = vec![0.0; m];
-    if enforcement == Enforcement::Exact || set.solve_fully {
+    if enforcement == Enforcement::Exact || solve_fully {
         let name = set.pairs[cands[0].pair]
             .spec
             .solver

@@ -306,12 +306,6 @@ pub struct EvalOptions {
 #[derive(Debug, Clone, Default)]
 pub struct ContactSet {
     pub pairs: Vec<Pair>,
-    /// Augmented-Lagrangian pairs solve their subproblem to the library's
-    /// tolerance (as exact enforcement does) instead of taking one
-    /// Alart–Curnier step: set by Newton for an iteration once a point has
-    /// switched between open and in contact in the step (the semismooth
-    /// step can then cycle; see `dynamics::newton`).
-    pub solve_fully: bool,
 }
 
 impl ContactSet {
@@ -336,10 +330,7 @@ impl ContactSet {
                 pairs.push(Pair::new((i, 2), &swapped, model, dim, stiffness, density)?);
             }
         }
-        Ok(ContactSet {
-            pairs,
-            solve_fully: false,
-        })
+        Ok(ContactSet { pairs })
     }
 
     pub fn is_empty(&self) -> bool {

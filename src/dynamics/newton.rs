@@ -46,7 +46,7 @@ const SETTLE_VIOLATION: f64 = 5e-2;
 const FREE_FACE_ITERATIONS: usize = 1;
 /// Once a point has switched between open and in contact this many times
 /// in a step, augmented-Lagrangian pairs solve their subproblem fully
-/// ([`ContactSet::solve_fully`]) instead of taking one Alart–Curnier step: the
+/// (`enforce::solve_step`'s `solve_fully`) instead of taking one Alart–Curnier step: the
 /// semismooth step alone cycled on the ring impact (a point open ↔ in
 /// contact until the step was rejected, down to the smallest step, at
 /// t = 1.27; with the full solve from the second switch on, three steps
@@ -169,7 +169,13 @@ impl<const D: usize> Stepper<D> {
 
     /// The Newton correction at the current iterate into `dx` (the matrix `k`
     /// and residual `r` of the last evaluation); updates the multipliers.
-    fn correction(&mut self, dt: f64, report: &mut StepReport) -> Result<(), StepError> {
+    /// `solve_fully`: see [`FULL_SOLVE_FLIPS`].
+    fn correction(
+        &mut self,
+        dt: f64,
+        report: &mut StepReport,
+        solve_fully: bool,
+    ) -> Result<(), StepError> {
         // factored (or not) by the first solve: LinearSolver::update
         self.lu.update(&self.k)?;
         if !self.contacts.has_multipliers() {
@@ -202,6 +208,7 @@ impl<const D: usize> Stepper<D> {
             dt,
             &mut solve,
             &mut self.dx,
+            solve_fully,
             dump.as_mut()
                 .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
         )?;
@@ -280,8 +287,7 @@ impl<const D: usize> Stepper<D> {
             it += 1;
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
-            self.contacts.solve_fully = active.most >= FULL_SOLVE_FLIPS;
-            self.correction(dt, report)?;
+            self.correction(dt, report, active.most >= FULL_SOLVE_FLIPS)?;
             let new = multipliers(&self.contacts);
             // Round-off floor: a correction below ~50 ulp of the positions cannot
             // reduce the residual further (the inertia term cancels digits of x).
