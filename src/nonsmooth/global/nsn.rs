@@ -166,6 +166,14 @@ const DENSE_SHARE: f64 = 0.25;
 /// Largest `n` factored densely (`n²` values).
 const DENSE_MAX: usize = 4000;
 
+/// Whether `J = B + A W` is better factored densely ([`DENSE_SHARE`],
+/// [`DENSE_MAX`]); `J`'s pattern holds `W`'s, so a dense `W` decides it
+/// without building the sparse pattern.
+fn dense_jacobian(problem: &LocalProblem) -> bool {
+    let n = problem.size();
+    n <= DENSE_MAX && problem.w.val().len() as f64 >= DENSE_SHARE * (n * n) as f64
+}
+
 /// Fixed sparse pattern of `J = B + A W` and where each entry of `W` lands in it.
 pub(crate) struct JacobianPattern {
     pub symbolic: SymbolicSparseColMat<usize>,
@@ -240,12 +248,6 @@ impl JacobianPattern {
         }
     }
 
-    /// Whether `J` is better factored densely ([`DENSE_SHARE`], [`DENSE_MAX`]).
-    pub fn dense(&self) -> bool {
-        let n = self.symbolic.ncols();
-        n <= DENSE_MAX && self.symbolic.row_idx().len() as f64 >= DENSE_SHARE * (n * n) as f64
-    }
-
     /// `jac` ← `B + A W` as a dense matrix (the values of [`Self::fill`]).
     pub fn fill_dense<const D: usize>(
         problem: &LocalProblem,
@@ -273,19 +275,26 @@ impl JacobianPattern {
     }
 }
 
+/// Where `J` lives: a fixed sparse pattern with its values and symbolic LU,
+/// or a dense matrix ([`dense_jacobian`]).
+enum Jacobian {
+    Sparse {
+        pattern: JacobianPattern,
+        symbolic_lu: Option<SymbolicLu<usize>>,
+        vals: Vec<f64>,
+    },
+    Dense(faer::Mat<f64>),
+}
+
 struct Newton<'a, const D: usize> {
     problem: &'a LocalProblem,
     func: NsnFunction,
     line_search: bool,
     rho: Vec<f64>,
-    pattern: JacobianPattern,
-    symbolic_lu: Option<SymbolicLu<usize>>,
-    /// `J` when it is factored densely ([`JacobianPattern::dense`]).
-    dense: Option<faer::Mat<f64>>,
+    jacobian: Jacobian,
     a: Vec<SMatrix<f64, D, D>>,
     b: Vec<SMatrix<f64, D, D>>,
     phi: Vec<f64>,
-    vals: Vec<f64>,
 }
 
 /// `ρ_c = rho / (tr W_cc / D)`, or `rho` when the block has no positive trace.
@@ -306,22 +315,27 @@ pub(crate) fn scaled_rho<const D: usize>(blocks: &[SMatrix<f64, D, D>], rho: f64
 impl<'a, const D: usize> Newton<'a, D> {
     fn new(problem: &'a LocalProblem, blocks: &[SMatrix<f64, D, D>], params: &NsnParams) -> Self {
         let nc = problem.n_contacts;
-        let pattern = JacobianPattern::new(problem);
-        let nnz = pattern.symbolic.row_idx().len();
         let n = problem.size();
-        let dense = pattern.dense().then(|| faer::Mat::zeros(n, n));
+        let jacobian = if dense_jacobian(problem) {
+            Jacobian::Dense(faer::Mat::zeros(n, n))
+        } else {
+            let pattern = JacobianPattern::new(problem);
+            let nnz = pattern.symbolic.row_idx().len();
+            Jacobian::Sparse {
+                pattern,
+                symbolic_lu: None,
+                vals: vec![0.0; nnz],
+            }
+        };
         Newton {
-            dense,
             problem,
             func: params.function,
             line_search: params.line_search,
             rho: scaled_rho(blocks, params.rho),
-            pattern,
-            symbolic_lu: None,
+            jacobian,
             a: vec![SMatrix::zeros(); nc],
             b: vec![SMatrix::zeros(); nc],
             phi: vec![0.0; D * nc],
-            vals: vec![0.0; nnz],
         }
     }
 
@@ -347,68 +361,67 @@ impl<'a, const D: usize> Newton<'a, D> {
     /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
     /// Levenberg–Marquardt-like regularization of the Newton step.
     fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
-        if self.dense.is_some() {
-            return self.direction_dense(delta);
-        }
-        self.pattern
-            .fill::<D>(self.problem, &self.a, &self.b, &mut self.vals);
-        if self.symbolic_lu.is_none() {
-            self.symbolic_lu = Some(
-                SymbolicLu::try_new(self.pattern.symbolic.as_ref())
-                    .map_err(|e| format!("{e:?}"))?,
-            );
-        }
-        let mut last = String::new();
-        let mut eta_prev = 0.0;
-        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
-            for j in 0..delta.len() {
-                self.vals[self.pattern.diag_off[j] + j % D] += eta - eta_prev;
-            }
-            eta_prev = eta;
-            let mat = SparseColMatRef::new(self.pattern.symbolic.as_ref(), &self.vals);
-            let sym = self.symbolic_lu.clone().expect("set above");
-            let lu = match Lu::try_new_with_symbolic(sym, mat) {
-                Ok(lu) => lu,
-                Err(e) => {
-                    last = format!("{e:?}");
-                    continue;
-                }
-            };
-            for (d, p) in delta.iter_mut().zip(&self.phi) {
+        use faer::linalg::solvers::Solve;
+        let (problem, a, b, phi) = (self.problem, &self.a, &self.b, &self.phi);
+        let rhs = |delta: &mut [f64]| {
+            for (d, p) in delta.iter_mut().zip(phi) {
                 *d = -p;
             }
-            use faer::linalg::solvers::Solve;
-            lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
-            if delta.iter().all(|x| x.is_finite()) {
-                return Ok(());
+        };
+        let mut last = String::from("singular Jacobian (non-finite Newton step)");
+        let mut eta_prev = 0.0;
+        match &mut self.jacobian {
+            Jacobian::Dense(jac) => {
+                JacobianPattern::fill_dense::<D>(problem, a, b, jac);
+                for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+                    for j in 0..delta.len() {
+                        jac[(j, j)] += eta - eta_prev;
+                    }
+                    eta_prev = eta;
+                    let lu = jac.partial_piv_lu();
+                    rhs(delta);
+                    lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
+                    if delta.iter().all(|x| x.is_finite()) {
+                        return Ok(());
+                    }
+                }
             }
-            last = "singular Jacobian (non-finite Newton step)".into();
+            Jacobian::Sparse {
+                pattern,
+                symbolic_lu,
+                vals,
+            } => {
+                pattern.fill::<D>(problem, a, b, vals);
+                if symbolic_lu.is_none() {
+                    *symbolic_lu = Some(
+                        SymbolicLu::try_new(pattern.symbolic.as_ref())
+                            .map_err(|e| format!("{e:?}"))?,
+                    );
+                }
+                for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+                    for j in 0..delta.len() {
+                        vals[pattern.diag_off[j] + j % D] += eta - eta_prev;
+                    }
+                    eta_prev = eta;
+                    let mat = SparseColMatRef::new(pattern.symbolic.as_ref(), vals);
+                    let sym = symbolic_lu.clone().expect("set above");
+                    let lu = match Lu::try_new_with_symbolic(sym, mat) {
+                        Ok(lu) => lu,
+                        Err(e) => {
+                            last = format!("{e:?}");
+                            continue;
+                        }
+                    };
+                    rhs(delta);
+                    lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
+                    if delta.iter().all(|x| x.is_finite()) {
+                        return Ok(());
+                    }
+                    last = "singular Jacobian (non-finite Newton step)".into();
+                }
+            }
         }
         Err(last)
-    }
-
-    /// [`Self::direction`] with `J` dense: partial-pivoting LU, the same
-    /// regularization sequence when a step comes out non-finite.
-    fn direction_dense(&mut self, delta: &mut [f64]) -> Result<(), String> {
-        use faer::linalg::solvers::Solve;
-        let jac = self.dense.as_mut().expect("dense path");
-        JacobianPattern::fill_dense::<D>(self.problem, &self.a, &self.b, jac);
-        let mut eta_prev = 0.0;
-        for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
-            for j in 0..delta.len() {
-                jac[(j, j)] += eta - eta_prev;
-            }
-            eta_prev = eta;
-            let lu = jac.partial_piv_lu();
-            for (d, p) in delta.iter_mut().zip(&self.phi) {
-                *d = -p;
-            }
-            lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
-            if delta.iter().all(|x| x.is_finite()) {
-                return Ok(());
-            }
-        }
-        Err("singular Jacobian (non-finite Newton step)".into())
     }
 
     fn run(
