@@ -16,6 +16,9 @@ use emcontact::model::Model;
 use emcontact::output::read_csv;
 use std::process::Command;
 
+mod history_util;
+use history_util::assert_exact_energy;
+
 const RADIUS: f64 = 1.0;
 
 /// The disk (centre 6.5, radius 1, E = 1e6, ρ = 1) at v = −50 against the
@@ -128,21 +131,6 @@ fn run(plane: bool) -> (RunSummary, Vec<f64>, Vec<f64>, emcontact::output::CsvTa
     (s, heights, ly, h)
 }
 
-/// Per-step energy balance (frictionless: `E` itself) and no update defect.
-fn assert_exact_energy(h: &emcontact::output::CsvTable) {
-    let e = h.column("total").unwrap();
-    let e0 = e[0];
-    for w in e.windows(2) {
-        assert!(
-            (w[1] - w[0]).abs() <= 1e-8 * e0,
-            "step energy change {:e} of E0",
-            (w[1] - w[0]) / e0
-        );
-    }
-    for d in h.column("update_defect").unwrap() {
-        assert!(d.abs() <= 1e-12 * e0, "update defect {d:e}");
-    }
-}
 
 #[test]
 fn the_full_step_through_the_block_is_rejected_as_tunnelling() {
