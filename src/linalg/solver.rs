@@ -122,6 +122,10 @@ pub struct LinearSolver {
     pending: bool,
     /// Some matrix of the current pattern has been factored.
     factored: bool,
+    /// The values outside the trailing block are those of the last full
+    /// factorization ([`LinearSolver::update_trailing`] may take a new
+    /// trailing block on them).
+    intact: bool,
     /// Nodes ordered last (`set_pattern`), sorted.
     volatile: Vec<usize>,
     /// LU flops of the last unconstrained analysis ([`Self::symbolic`]).
@@ -159,6 +163,7 @@ impl LinearSolver {
             fresh: false,
             pending: false,
             factored: false,
+            intact: false,
             volatile: Vec::new(),
             plain_flops: None,
             factor_cost: 0.0,
@@ -199,6 +204,16 @@ impl LinearSolver {
         self.volatile.sort_unstable();
         self.volatile.dedup();
         self.analyse()
+    }
+
+    /// LU flops of a full factorization and of a refactorization of the
+    /// trailing block alone (0 without one) on the current pattern; `None`
+    /// off the direct LU path.
+    pub fn factor_flops(&self) -> Option<(f64, f64)> {
+        match &self.precond {
+            Some(Precond::Lu { sym, .. }) => Some((sym.size().lu_flops, sym.trailing_flops())),
+            _ => None,
+        }
     }
 
     /// The method in use and the memory estimate behind the choice.
@@ -251,6 +266,50 @@ impl LinearSolver {
         Ok(())
     }
 
+    /// Takes the trailing diagonal block (the contact nodes ordered last,
+    /// [`LinearSolver::set_pattern`]) of the matrix with values `values`
+    /// and refactors that block alone: the solver's matrix becomes `K̃`,
+    /// the last fully factored matrix with this trailing block, and its
+    /// factors are fresh factors of `K̃` (every later solve is exact for
+    /// `K̃` and checked against it). The entries of `values` outside the
+    /// block are not read. This is the chord iteration of the contact
+    /// Newton ([`crate::dynamics`]): the contact terms, which change most
+    /// from one iteration to the next, are current, the bodies' stiffness
+    /// is that of an earlier iterate.
+    ///
+    /// Returns `Ok(false)` and changes nothing where that is not possible:
+    /// no trailing block, no full factorization of the current pattern in
+    /// this step ([`LinearSolver::begin_step`]), or a matrix given by
+    /// [`LinearSolver::update`] since.
+    pub fn update_trailing(&mut self, values: &[f64]) -> Result<bool, LinearSolveError> {
+        assert_eq!(
+            values.len(),
+            self.op.values.len(),
+            "values of another pattern"
+        );
+        let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond else {
+            return Ok(false);
+        };
+        if !(self.factored && self.intact) || sym.split().is_none() {
+            return Ok(false);
+        }
+        let t = Instant::now();
+        for k in lu.trailing_entries() {
+            let v = values[k];
+            if !v.is_finite() {
+                return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
+            }
+            self.op.values[k] = v;
+        }
+        lu.refactor_trailing(sym, &self.op.values)
+            .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;
+        self.fresh = true;
+        self.pending = false;
+        self.stats.trailing_refactorizations += 1;
+        self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        Ok(true)
+    }
+
     /// The decision [`LinearSolver::update`] left to the solve of the whole
     /// system; returns whether the matrix was factored.
     fn prepare(&mut self) -> Result<bool, LinearSolveError> {
@@ -288,6 +347,7 @@ impl LinearSolver {
         );
         self.op.values.copy_from_slice(values);
         self.fresh = false;
+        self.intact = false;
     }
 
     fn refactor(&mut self) -> Result<(), LinearSolveError> {
@@ -323,6 +383,7 @@ impl LinearSolver {
         }
         self.fresh = true;
         self.factored = true;
+        self.intact = matches!(self.precond, Some(Precond::Lu { .. }));
         self.cycle_cost = self.factor_cost;
         self.cycle_solves = 0;
         self.pending_cost = 0.0;

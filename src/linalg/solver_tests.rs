@@ -319,3 +319,74 @@ fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
     assert_eq!(s.stats().trailing_solves, before);
     check(&p, &v1, &x, &b1, "restricted to an interior node");
 }
+
+#[test]
+fn update_trailing_refactors_the_contact_block_on_the_old_rest() {
+    // as above: a 12³ grid with a 4×4 patch of its top plane ordered last
+    let m = 11;
+    let p = grid_pattern(m);
+    let side = m + 1;
+    let top: Vec<usize> = (4..8)
+        .flat_map(|j| (4..8).map(move |i| m * side * side + j * side + i))
+        .collect();
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+    s.set_pattern(&p, &top).unwrap();
+    let v0 = values(&p, 6.0, 0.3);
+    assert!(
+        !s.update_trailing(&v0).unwrap(),
+        "no full factorization to take a trailing block on"
+    );
+    s.factorize(&v0).unwrap();
+    // v1: v0 with every coupling between two patch nodes changed (the
+    // contact terms of a later Newton iterate); v2: v1 with the couplings of
+    // the bottom plane changed as well, far from the trailing block
+    let node_of = |dof: usize| dof / 3;
+    let (mut v1, mut v2) = (v0.clone(), v0.clone());
+    let (mut in_patch, mut in_bottom) = (0, 0);
+    let (cp, ri) = (p.symbolic().col_ptr(), p.symbolic().row_idx());
+    for col in 0..p.n() {
+        for k in cp[col]..cp[col + 1] {
+            let (a, b) = (node_of(ri[k]), node_of(col));
+            let skew = 0.2 * ((k % 7) as f64 - 3.0);
+            if top.contains(&a) && top.contains(&b) {
+                v1[k] += skew + if a == b { 1.5 } else { 0.0 };
+                in_patch += 1;
+            } else if a < side * side && b < side * side {
+                v2[k] *= 1.3;
+                in_bottom += 1;
+            }
+        }
+    }
+    for k in 0..v2.len() {
+        if v1[k] != v0[k] {
+            v2[k] = v1[k];
+        }
+    }
+    assert!(in_patch > 0 && in_bottom > 0);
+    let b = rhs(p.n(), 2);
+    let before = s.stats();
+    assert!(s.update_trailing(&v1).unwrap());
+    let after = s.stats();
+    assert_eq!(
+        after.factorizations, before.factorizations,
+        "not a full factorization"
+    );
+    assert_eq!(
+        after.trailing_refactorizations,
+        before.trailing_refactorizations + 1
+    );
+    // exact for v1, which differs from the factored v0 in the block only
+    let mut x = b.clone();
+    let info = s.solve_many_in_place(&mut x, 2).unwrap();
+    assert!(!info.refactored && info.iterations == 0, "{info:?}");
+    check(&p, &v1, &x, &b, "trailing block updated");
+    // the entries of v2 outside the block are not read: the same matrix
+    assert!(s.update_trailing(&v2).unwrap());
+    let mut y = b.clone();
+    s.solve_many_in_place(&mut y, 2).unwrap();
+    check(&p, &v1, &y, &b, "v2's bottom plane ignored");
+    assert!(relative_residual(&p, &v2, &y[..p.n()], &b[..p.n()]) > 1e-6);
+    // a matrix given by `update` ends the chord: the next one is refused
+    s.update(&v2).unwrap();
+    assert!(!s.update_trailing(&v1).unwrap());
+}

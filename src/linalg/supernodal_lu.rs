@@ -143,6 +143,13 @@ impl SupernodalLu {
         }
     }
 
+    /// The stored entries of `A` (indices into the values of the pattern)
+    /// that land in the trailing block: all that
+    /// [`SupernodalLu::refactor_trailing`] reads of its values.
+    pub fn trailing_entries(&self) -> impl Iterator<Item = usize> + '_ {
+        self.tail.iter().map(|&(k, _)| k)
+    }
+
     /// Pivots below `√ε · max|A|` in the last factorization (diagnostic).
     pub fn small_pivots(&self) -> usize {
         self.small_pivots
