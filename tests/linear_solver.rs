@@ -59,11 +59,16 @@ fn run(linear: &str, mass: &str) -> (RunSummary, Vec<(f64, f64)>) {
     let mut lines = h.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
-    let (li, fa) = (col("linear_iterations"), col("factorizations"));
+    let (li, fa, ch) = (
+        col("linear_iterations"),
+        col("factorizations"),
+        col("chord_iterations"),
+    );
+    let n = header.len();
     assert_eq!(
-        (li, fa),
-        (header.len() - 2, header.len() - 1),
-        "the new columns come last"
+        (li, fa, ch),
+        (n - 3, n - 2, n - 1),
+        "the new columns come last, in the order they were added"
     );
     let rows = lines
         .skip(1)

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 27] = [
+pub const HISTORY_COLUMNS: [&str; 28] = [
     "t",
     "dt",
     "kinetic",
@@ -41,6 +41,7 @@ pub const HISTORY_COLUMNS: [&str; 27] = [
     "max_penetration_h",
     "linear_iterations",
     "factorizations",
+    "chord_iterations",
 ];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
@@ -302,6 +303,7 @@ impl Recorder {
             r.max_penetration_h,
             r.linear_iterations as f64,
             r.factorizations as f64,
+            r.chord_iterations as f64,
         ])
     }
 

@@ -48,6 +48,8 @@ pub struct ActiveSet {
     started: bool,
     /// Most flips of any point so far.
     pub most: u8,
+    /// Points that flipped at the last [`ActiveSet::record`].
+    pub changed: usize,
 }
 
 impl ActiveSet {
@@ -59,6 +61,7 @@ impl ActiveSet {
             flips: vec![0; n],
             started: false,
             most: 0,
+            changed: 0,
         }
     }
 
@@ -67,11 +70,13 @@ impl ActiveSet {
     pub fn record(&mut self, c: &ContactSet) -> Option<Cycling> {
         let mut i = 0;
         let mut found = None;
+        self.changed = 0;
         for (pi, p) in c.pairs.iter().enumerate() {
             for (k, ev) in p.evals.iter().enumerate() {
                 let active = p.enforced && ev.active();
                 if self.started && active != self.last[i] {
                     self.flips[i] = self.flips[i].saturating_add(1);
+                    self.changed += 1;
                     self.most = self.most.max(self.flips[i]);
                     if self.flips[i] >= MAX_FLIPS && found.is_none() {
                         found = Some(Cycling {

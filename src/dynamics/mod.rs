@@ -5,6 +5,7 @@
 //! [`crate::driver`].
 
 pub mod active;
+mod chord;
 pub mod defect;
 pub mod forces;
 pub mod info;

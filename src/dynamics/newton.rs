@@ -14,6 +14,7 @@
 //! (a point changing branch), where the full step is taken.
 
 use super::active::{ActiveSet, Cycling};
+use super::chord::{self, Chord};
 use super::step::{State, StepError, StepReport, Stepper};
 use crate::contact::enforce;
 use crate::contact::{ContactSet, EvalOptions};
@@ -116,21 +117,39 @@ impl<const D: usize> Stepper<D> {
     ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let sys = &self.sys;
+        // with multipliers the element tangent waits for a full
+        // factorization (`tangent_at`) and the contact tangent goes to `kc`
+        // (chord iterations, super::chord)
+        let multipliers = self.contacts.has_multipliers();
         let started = std::time::Instant::now();
-        sys.assemble(x0, x1, eval, &mut self.f, Some(&mut self.k))?;
+        sys.assemble(
+            x0,
+            x1,
+            eval,
+            &mut self.f,
+            (!multipliers).then_some(&mut self.k[..]),
+        )?;
         self.timing.assembly += started.elapsed().as_secs_f64();
         // contact force acts on the bodies: it enters the residual with a minus
         // sign, as f_int − f_c (DESIGN §4); `mv` is scratch for it here.
         if !self.contacts.is_empty() {
             let started = std::time::Instant::now();
             self.mv.iter_mut().for_each(|v| *v = 0.0);
+            let tangent = if multipliers {
+                self.kc.clear();
+                self.kc.resize(sys.pattern.nnz(), 0.0);
+                self.ks.resize(sys.pattern.nnz(), 0.0);
+                &mut self.kc
+            } else {
+                &mut self.k
+            };
             self.contacts.evaluate::<D>(
                 x0,
                 x1,
                 dt,
                 options,
                 &mut self.mv,
-                Some((&sys.pattern, &mut self.k)),
+                Some((&sys.pattern, tangent)),
             )?;
             for i in 0..self.f.len() {
                 self.f[i] -= self.mv[i];
@@ -158,8 +177,10 @@ impl<const D: usize> Stepper<D> {
             .max(norm(&self.f))
             .max(norm(&self.f_ext))
             .max(f64::MIN_POSITIVE);
-        sys.add_mass(cm, &mut self.k);
-        sys.apply_fixed(&mut self.k);
+        if !multipliers {
+            sys.add_mass(cm, &mut self.k);
+            sys.apply_fixed(&mut self.k);
+        }
         Ok(Eval {
             norm: n,
             scale,
@@ -167,23 +188,34 @@ impl<const D: usize> Stepper<D> {
         })
     }
 
-    /// The Newton correction at the current iterate into `dx` (the matrix `k`
-    /// and residual `r` of the last evaluation); updates the multipliers.
-    /// `solve_fully`: see [`FULL_SOLVE_FLIPS`].
+    /// The Newton correction at the iterate `x1` into `dx` (the residual `r`
+    /// and contact tangent of the last evaluation); updates the multipliers.
+    /// `solve_fully`: see [`FULL_SOLVE_FLIPS`]; `chord`: the correction may
+    /// be a chord iteration ([`super::chord`]). Returns whether it was.
     fn correction(
         &mut self,
+        x0: &[f64],
+        x1: &[f64],
         dt: f64,
         report: &mut StepReport,
         solve_fully: bool,
-    ) -> Result<(), StepError> {
-        // factored (or not) by the first solve: LinearSolver::update
-        self.lu.update(&self.k)?;
+        chord: bool,
+    ) -> Result<bool, StepError> {
+        let chord = chord && self.contacts.has_multipliers() && {
+            self.chord_matrix();
+            self.lu.update_trailing(&self.k)?
+        };
+        if !chord {
+            self.tangent_at(x0, x1, dt)?;
+            // factored (or not) by the first solve: LinearSolver::update
+            self.lu.update(&self.k)?;
+        }
         if !self.contacts.has_multipliers() {
             for i in 0..self.dx.len() {
                 self.dx[i] = -self.r[i];
             }
             self.lu.solve_in_place(&mut self.dx)?;
-            return Ok(());
+            return Ok(false);
         }
         let linear = self.lu.stats();
         let lu = &mut self.lu;
@@ -228,7 +260,7 @@ impl<const D: usize> Stepper<D> {
             report.subproblem_iterations += info.iterations;
             report.subproblem_error = report.subproblem_error.max(info.error);
         }
-        Ok(())
+        Ok(chord)
     }
 
     /// Newton's method on `x1` (from its current value); see the module docs.
@@ -253,6 +285,8 @@ impl<const D: usize> Stepper<D> {
         let mut active = ActiveSet::new(&self.contacts);
         let mut cycling = active.record(&self.contacts);
         let mut it = 0;
+        let mut chord = Chord::new(chord::worthwhile(&self.lu));
+        let mut restarts = report.contact_restarts;
         loop {
             let (contact, contact_size) = self.contacts.violation(dt);
             let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
@@ -287,7 +321,20 @@ impl<const D: usize> Stepper<D> {
             it += 1;
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
-            self.correction(dt, report, active.most >= FULL_SOLVE_FLIPS)?;
+            let before = cur.relative();
+            // no point switched and no face or drift guard settled since the last correction
+            let settled = active.changed == 0 && report.contact_restarts == restarts;
+            restarts = report.contact_restarts;
+            let chorded = self.correction(
+                &s0.x,
+                x1,
+                dt,
+                report,
+                active.most >= FULL_SOLVE_FLIPS,
+                chord.allowed(cur.relative() <= SETTLE_RESIDUAL, settled),
+            )?;
+            chord.record(it, chorded, before);
+            report.chord_iterations += chorded as usize;
             let new = multipliers(&self.contacts);
             // Round-off floor: a correction below ~50 ulp of the positions cannot
             // reduce the residual further (the inertia term cancels digits of x).
@@ -340,10 +387,12 @@ impl<const D: usize> Stepper<D> {
             };
             std::mem::swap(x1, &mut self.x_trial);
             cur = e;
+            chord.reached(cur.relative());
             cycling = cycling.or(active.record(&self.contacts));
             report.residual_history.push(cur.relative());
             log::trace!(
-                "newton {it}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
+                "newton {it}{}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
+                if chorded { " (chord)" } else { "" },
                 cur.relative(),
                 self.contacts.violation(dt).0,
                 report.subproblems,

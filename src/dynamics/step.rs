@@ -79,6 +79,9 @@ pub struct StepReport {
     pub linear_iterations: usize,
     /// Numeric factorizations of the Newton matrix in the step.
     pub factorizations: usize,
+    /// Chord iterations: corrections that refactored the contact block of
+    /// the Newton matrix alone ([`super::chord`]).
+    pub chord_iterations: usize,
 }
 
 /// Where a stepper's time went, summed over its life.
@@ -147,8 +150,15 @@ pub struct Stepper<const D: usize> {
     mass_lu: Option<LinearSolver>,
     /// Seconds in element assembly and in the contact pairs (`newton::evaluate`).
     pub timing: StepTiming,
+    /// The Newton matrix; with contact multipliers also the contact
+    /// tangent of the last evaluation and the inertia + element tangent of
+    /// the last full assembly ([`super::chord`]).
     pub(super) k: Vec<f64>,
+    pub(super) kc: Vec<f64>,
+    pub(super) ks: Vec<f64>,
     pub(super) f: Vec<f64>,
+    /// Scratch force of [`Stepper::tangent_at`].
+    pub(super) f_scratch: Vec<f64>,
     pub(super) r: Vec<f64>,
     pub(super) dx: Vec<f64>,
     pub(super) x_trial: Vec<f64>,
@@ -205,7 +215,10 @@ impl<const D: usize> Stepper<D> {
             mass_lu,
             timing: StepTiming::default(),
             k: vec![0.0; nnz],
+            kc: Vec::new(),
+            ks: Vec::new(),
             f: vec![0.0; n],
+            f_scratch: vec![0.0; n],
             r: vec![0.0; n],
             dx: vec![0.0; n],
             x_trial: vec![0.0; n],
@@ -308,6 +321,15 @@ impl<const D: usize> Stepper<D> {
         ))
     }
 
+    /// The Newton matrix on a new pattern (the contact tangent and `K_s`
+    /// follow at the next evaluation with contact, [`super::chord`]).
+    pub(super) fn resize_matrices(&mut self) {
+        self.k.clear();
+        self.k.resize(self.sys.pattern.nnz(), 0.0);
+        self.kc.clear();
+        self.ks.clear();
+    }
+
     /// The predictor `x̂` (see the module docs).
     fn predict(&mut self, s0: &State, dt: f64) {
         for i in 0..s0.x.len() {
@@ -331,7 +353,7 @@ impl<const D: usize> Stepper<D> {
         if self.sys.set_couplings(lists) {
             self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
             let nnz = self.sys.pattern.nnz();
-            self.k = vec![0.0; nnz];
+            self.resize_matrices();
             log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
         }
         self.contacts.begin_step(&s0.x, dt);
