@@ -242,22 +242,27 @@ fn a_solve_stalled_at_its_round_off_floor_is_accepted_and_right() {
     assert!(info.residual <= 64.0 * floor, "claimed {:e}", info.residual);
 }
 
-#[test]
-fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
-    // 12³ nodes: on a smaller grid faer's supernode relaxation merges the
-    // patch's block with its neighbours until it is too large a share of the
-    // factorization for the solver to order it last (8³: 318 of 1,536
-    // columns, 26 % of the flops)
+/// A 12³-node grid (11³ hex cells) with a 4×4 patch of its top plane as
+/// the volatile (contact) nodes, ordered last by a direct solver. On a
+/// smaller grid faer's supernode relaxation merges the patch's block with
+/// its neighbours until it is too large a share of the factorization for
+/// the solver to order it last (8³: 318 of 1,536 columns, 26 % of the flops).
+fn patch_solver() -> (BlockPattern, Vec<usize>, LinearSolver) {
     let m = 11;
     let p = grid_pattern(m);
-    let n = p.n();
-    // a 4×4 patch of the top plane as the volatile (contact) nodes
     let side = m + 1;
     let top: Vec<usize> = (4..8)
         .flat_map(|j| (4..8).map(move |i| m * side * side + j * side + i))
         .collect();
     let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
     s.set_pattern(&p, &top).unwrap();
+    (p, top, s)
+}
+
+#[test]
+fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
+    let (p, top, mut s) = patch_solver();
+    let n = p.n();
     let v0 = values(&p, 6.0, 0.3);
     let v1: Vec<f64> = v0.iter().map(|v| v * 1.01).collect();
     // columns on the dofs of a few top nodes; their entries are wanted
@@ -322,15 +327,8 @@ fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
 
 #[test]
 fn update_trailing_refactors_the_contact_block_on_the_old_rest() {
-    // as above: a 12³ grid with a 4×4 patch of its top plane ordered last
-    let m = 11;
-    let p = grid_pattern(m);
-    let side = m + 1;
-    let top: Vec<usize> = (4..8)
-        .flat_map(|j| (4..8).map(move |i| m * side * side + j * side + i))
-        .collect();
-    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
-    s.set_pattern(&p, &top).unwrap();
+    let (p, top, mut s) = patch_solver();
+    let side = 12; // nodes per edge: the bottom plane is the first side² nodes
     let v0 = values(&p, 6.0, 0.3);
     assert!(
         !s.update_trailing(&v0).unwrap(),
