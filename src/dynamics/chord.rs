@@ -35,11 +35,16 @@
 //!   correction's motion (chord ratios 0.1–0.24 with them, against
 //!   1e-3–2e-2 with the factors of the second iterate);
 //! * then chord iterations, once the iterate is close to the solution
-//!   (relative residual ≤ 5e-2, where faces settle) and only while the
-//!   contact state holds still: a correction after a point switched between
-//!   open and in contact, or after faces or drift guards settled, factors
-//!   in full (chord iterations there made the first contact at μ = 0.8
-//!   cycle, and one at μ = 0.2 led Newton to a point it could not leave);
+//!   (relative residual ≤ 5e-2, where faces settle); after a point
+//!   switched between open and in contact, or after faces or drift guards
+//!   settled, only at a relative residual ≤ [`RESETTLED_RESIDUAL`] (1e-2):
+//!   chord iterations while the active set still moved made the first
+//!   contact at μ = 0.8 cycle, and one right after a settle at μ = 0.2 led
+//!   Newton to a point it could not leave (session 9, at 5e-2), while in
+//!   the persistent steps the last switches and settles come at 2e-3–7e-4,
+//!   where the chord iterations that follow contract by 1e-2–1e-3;
+//! * a Newton solve whose last correction was a chord iteration stops at
+//!   [`FINISH`] times the tolerance (the energy balance, see there);
 //! * a chord iteration that reduced the relative residual by less than
 //!   [`CONTRACTION`] is followed by a full factorization;
 //! * only where a factorization is expensive ([`worthwhile`]): on small
@@ -55,6 +60,25 @@ use crate::linalg::LinearSolver;
 /// A chord iteration whose relative residual fell by less than this factor
 /// is followed by a full factorization.
 pub(super) const CONTRACTION: f64 = 0.1;
+
+/// A Newton solve whose last correction was a chord iteration stops at
+/// this fraction of the Newton tolerance. The energy balance of a step is
+/// `R · (x₁ − x₀)` at the last iterate, not ‖R‖: after Newton corrections
+/// the residual left is round-off-like and nearly orthogonal to the step's
+/// motion, after chord iterations it is the slowest mode of the iteration
+/// `I − K̃⁻¹K`, the bodies' motion itself (the 9,990-dof blocks at μ = 0.8,
+/// step 0.4 → 0.5: 1.97e-9 = 1.2e-11 E₀ at a relative residual of 5.3e-11
+/// after four chord iterations, against 7.5e-11 at 8.2e-11 after Newton).
+/// One more chord iteration (contraction 1e-2 there) restores it.
+pub(super) const FINISH: f64 = 1e-2;
+
+/// After a point switched between open and in contact, or faces or drift
+/// guards settled (a restart of the quadratic phase), a correction may
+/// still be a chord iteration where the relative residual is at most this.
+/// On the 18,546-dof friction blocks at μ = 0.8 the persistent steps'
+/// last switches and settles come at 2.7e-3, 1.6e-3 and 7.4e-4: a bound
+/// of 1e-3 left 4 full factorizations in the first of them.
+pub(super) const RESETTLED_RESIDUAL: f64 = 1e-2;
 
 /// Chord iterations are taken only where a full factorization costs at
 /// least this many flops (about 0.1 s: the 18,546-dof blocks factor 1.1e10,
@@ -103,16 +127,26 @@ impl Chord {
     /// Whether the next correction may be a chord iteration: the factors
     /// are of an iterate after the first correction, the last chord
     /// iteration (if the last correction was one) contracted, the iterate
-    /// is `close` to the solution and no contact point switched between
-    /// open and in contact at it (`settled`): while the active set moves
-    /// the semismooth Newton needs its exact matrix (chord iterations there
-    /// made the fine blocks' first contact at μ = 0.8 cycle).
-    pub fn allowed(&self, close: bool, settled: bool) -> bool {
+    /// is `close` to the solution, and if a contact point `switched`
+    /// between open and in contact or the contact set `resettled` since
+    /// the last correction, its relative `residual` is at most
+    /// [`RESETTLED_RESIDUAL`] (module docs).
+    pub fn allowed(&self, close: bool, switched: bool, resettled: bool, residual: f64) -> bool {
         self.enabled
             && self.factored_at >= 2
             && close
-            && settled
+            && (!(switched || resettled) || residual <= RESETTLED_RESIDUAL)
             && (!self.last_chord || self.after <= CONTRACTION * self.before)
+    }
+
+    /// The Newton tolerance at an iterate: `tol`, or `FINISH · tol` after
+    /// a chord iteration.
+    pub fn tolerance(&self, tol: f64) -> f64 {
+        if self.last_chord {
+            FINISH * tol
+        } else {
+            tol
+        }
     }
 
     /// Records correction `it` (chord or full) taken at relative residual `before`.

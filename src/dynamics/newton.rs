@@ -287,14 +287,22 @@ impl<const D: usize> Stepper<D> {
         let mut it = 0;
         let mut chord = Chord::new(chord::worthwhile(&self.lu));
         let mut restarts = report.contact_restarts;
+        // a point switched between open and in contact since the last correction
+        let mut switched = false;
         loop {
             let (contact, contact_size) = self.contacts.violation(dt);
             let close = cur.relative() <= SETTLE_RESIDUAL && contact_size <= SETTLE_VIOLATION;
-            let converged = cur.converged(self.params.tolerance);
+            let converged = cur.converged(chord.tolerance(self.params.tolerance));
             if (close || contact <= 1.0 && converged) && self.contacts.settle() > 0 {
                 report.contact_restarts += 1;
                 cur = self.evaluate(&s0.x, x1, dt, options(true, &cur))?;
                 cycling = cycling.or(active.record(&self.contacts));
+                switched |= active.changed != 0;
+                log::trace!(
+                    "newton: contact settled, relative residual {:.3e}, {} point(s) switched",
+                    cur.relative(),
+                    active.changed
+                );
                 continue;
             }
             if converged && contact <= 1.0 {
@@ -322,8 +330,8 @@ impl<const D: usize> Stepper<D> {
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
             let old = multipliers(&self.contacts);
             let before = cur.relative();
-            // no point switched and no face or drift guard settled since the last correction
-            let settled = active.changed == 0 && report.contact_restarts == restarts;
+            // faces or drift guards settled since the last correction
+            let resettled = report.contact_restarts != restarts;
             restarts = report.contact_restarts;
             let chorded = self.correction(
                 &s0.x,
@@ -331,7 +339,12 @@ impl<const D: usize> Stepper<D> {
                 dt,
                 report,
                 active.most >= FULL_SOLVE_FLIPS,
-                chord.allowed(cur.relative() <= SETTLE_RESIDUAL, settled),
+                chord.allowed(
+                    cur.relative() <= SETTLE_RESIDUAL,
+                    switched,
+                    resettled,
+                    cur.relative(),
+                ),
             )?;
             chord.record(it, chorded, before);
             report.chord_iterations += chorded as usize;
@@ -389,11 +402,13 @@ impl<const D: usize> Stepper<D> {
             cur = e;
             chord.reached(cur.relative());
             cycling = cycling.or(active.record(&self.contacts));
+            switched = active.changed != 0;
             report.residual_history.push(cur.relative());
             log::trace!(
-                "newton {it}{}: relative residual {:.3e}, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
+                "newton {it}{}: relative residual {:.3e}, {} point(s) switched, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
                 if chorded { " (chord)" } else { "" },
                 cur.relative(),
+                active.changed,
                 self.contacts.violation(dt).0,
                 report.subproblems,
                 report.subproblem_iterations,
