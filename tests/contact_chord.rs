@@ -7,27 +7,40 @@
 use emcontact::driver::{self, RunOptions};
 use emcontact::input;
 
-/// The friction blocks (μ = 0.2, exact enforcement) on the 16×16×8 + 8×8×8
-/// mesh (9,990 dofs; its factorization, ~3e9 flops, is what chord
-/// iterations save), to t = 0.4: the first contact step and a persistent one.
-fn blocks_9990() -> String {
+/// The friction blocks (exact enforcement) on the 16×16×8 + 8×8×8 mesh
+/// (9,990 dofs; its factorization, ~3e9 flops, is what chord iterations
+/// save) with friction `mu`, to `end`: the first contact step (0.2 → 0.3)
+/// and persistent ones.
+fn blocks_9990(mu: &str, end: &str) -> String {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/validation/friction_blocks/stick_mu08.toml"
     ))
     .unwrap();
-    text.replace("end = 1.5", "end = 0.4")
+    text.replace("end = 1.5", &format!("end = {end}"))
         .replace("divisions = [8, 8, 4]", "divisions = [16, 16, 8]")
         .replace("divisions = [4, 4, 4]", "divisions = [8, 8, 8]")
-        .replace("friction = 0.8", "friction = 0.2")
+        .replace("friction = 0.8", &format!("friction = {mu}"))
         .replace("every = 1", "every = 100")
 }
 
 #[test]
-fn chord_iterations_keep_the_energy_balance_of_exact_newton() {
+fn chord_iterations_keep_the_energy_balance_of_exact_newton_mu02() {
+    chord_iterations_keep_the_energy_balance("0.2", "0.4");
+}
+
+/// μ = 0.8 to t = 0.5: its step 0.4 → 0.5 ends on four chord iterations,
+/// whose last residual (5.3e-11) balanced only to 1.2e-11 E₀ before a solve
+/// ending on a chord iteration was held to 1e-2 of the tolerance.
+#[test]
+fn chord_iterations_keep_the_energy_balance_of_exact_newton_mu08() {
+    chord_iterations_keep_the_energy_balance("0.8", "0.5");
+}
+
+fn chord_iterations_keep_the_energy_balance(mu: &str, end: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut model =
-        input::parse(&dir.path().join("blocks.toml"), &blocks_9990()).expect("valid input");
+        input::parse(&dir.path().join("blocks.toml"), &blocks_9990(mu, end)).expect("valid input");
     model.output.dir = dir.path().join("out");
     let opts = RunOptions {
         vtk: false,
@@ -56,14 +69,14 @@ fn chord_iterations_keep_the_energy_balance_of_exact_newton() {
         );
     }
     // the per-step balance of the validation runs (≤ 5e-12 E₀ with exact
-    // Newton; measured here ≤ 5e-15 E₀): the residual and the contact law
-    // decide convergence, not the matrix the corrections were solved with
+    // Newton): the residual and the contact law decide convergence, not the
+    // matrix the corrections were solved with
     let (e, d) = (col("total"), col("dissipation"));
     let e0 = e[0];
     for k in 1..e.len() {
         let balance = (e[k] + d[k]) - (e[k - 1] + d[k - 1]);
         assert!(
-            balance.abs() <= 1e-11 * e0,
+            balance.abs() <= 5e-12 * e0,
             "step {k}: balance {:.3e} E0 ({} chord iterations)",
             balance / e0,
             chord[k]
@@ -74,6 +87,19 @@ fn chord_iterations_keep_the_energy_balance_of_exact_newton() {
     for (k, r) in col("residual").iter().enumerate() {
         if chord[k] > 0.0 {
             assert!(*r <= 1e-10, "step {k}: final relative residual {r:e}");
+        }
+    }
+    // issue 12: a persistent contact step (after the first contact, 0.2 →
+    // 0.3) factors its matrix in full at most 3 times
+    let t = col("t");
+    for k in 0..t.len() {
+        if t[k] > 0.3 + 1e-9 {
+            assert!(
+                fact[k] <= 3.0,
+                "step to t = {}: {} factorizations",
+                t[k],
+                fact[k]
+            );
         }
     }
 }
