@@ -5,7 +5,7 @@
 //! Nodes that belong to no body carry no mass and are held fixed.
 
 use crate::fe::kernel::{self, KernelError, StressEval};
-use crate::linalg::{color_elements, BlockPattern};
+use crate::linalg::{color_elements, share_no_node, BlockPattern};
 use crate::material::Material;
 use crate::mesh::Element;
 use crate::model::{MassKind, Model};
@@ -22,7 +22,10 @@ pub struct BodyElement {
 }
 
 /// A raw pointer that may be shared across the threads of one colour: elements
-/// of a colour touch disjoint nodes, hence disjoint entries.
+/// of a colour touch disjoint nodes, hence disjoint entries. What makes the
+/// writes through it sound is checked, not assumed: the colouring at
+/// [`System::new`] (`share_no_node`), the lengths of `f` and `k` and every
+/// entry's column in [`System::assemble`].
 #[derive(Clone, Copy)]
 struct Shared(*mut f64);
 unsafe impl Send for Shared {}
@@ -128,6 +131,13 @@ impl<const D: usize> System<D> {
         }
         let pattern = BlockPattern::new(n_nodes, D, elements.iter().map(|e| e.element.nodes()));
         let colors = color_elements(elements.len(), n_nodes, |e| elements[e].element.nodes());
+        // parallel assembly writes through shared pointers on this (`Shared`)
+        assert!(
+            share_no_node(&colors, elements.len(), n_nodes, |e| elements[e]
+                .element
+                .nodes()),
+            "element colouring: two elements of one colour share a node"
+        );
         let mut pair_start = Vec::with_capacity(elements.len() + 1);
         let mut pair_off = Vec::new();
         for e in &elements {
@@ -352,10 +362,14 @@ impl<const D: usize> System<D> {
         f: &mut [f64],
         mut k: Option<&mut [f64]>,
     ) -> Result<(), KernelError> {
+        // the writes through `Shared` below stay inside f and k
+        assert_eq!(f.len(), self.n_dofs(), "internal force of another size");
         f.iter_mut().for_each(|v| *v = 0.0);
         if let Some(k) = k.as_deref_mut() {
+            assert_eq!(k.len(), self.pattern.nnz(), "values of another pattern");
             k.iter_mut().for_each(|v| *v = 0.0);
         }
+        let col_ptr = self.pattern.symbolic().col_ptr();
         let fp = Shared(f.as_mut_ptr());
         let kp = k.map(|k| Shared(k.as_mut_ptr()));
         for color in &self.colors {
@@ -384,8 +398,14 @@ impl<const D: usize> System<D> {
                     &mut fe[..nd],
                     kp.map(|_| &mut ke[..nd * nd]),
                 )?;
-                // SAFETY: elements of one colour share no node, so no two threads
-                // touch the same entries of f or k.
+                // SAFETY: the colouring was checked at `System::new`: no other
+                // element of this colour, hence no other thread, has a node of
+                // this element. Its writes go to f's entries of its own nodes
+                // (`na < n_nodes`, checked there; f's length asserted above)
+                // and to k's entries in the columns of its own nodes (each
+                // block asserted inside its column below; k's length asserted
+                // above; the columns of distinct dofs are disjoint ranges of a
+                // CSC pattern, whose `col_ptr` faer checks to be monotone).
                 unsafe {
                     for (a, &na) in nodes.iter().enumerate() {
                         for i in 0..D {
@@ -398,7 +418,12 @@ impl<const D: usize> System<D> {
                             for a in 0..n {
                                 let off = self.pair_off[start + a * n + b] as usize;
                                 for j in 0..D {
+                                    let col = nodes[b] * D + j;
                                     let base = self.pattern.position(off, 0, nodes[b], j);
+                                    assert!(
+                                        base + D <= col_ptr[col + 1],
+                                        "block outside its column"
+                                    );
                                     for i in 0..D {
                                         kp.add(base + i, ke[(a * D + i) * nd + b * D + j]);
                                     }

@@ -34,6 +34,37 @@ where
     colors
 }
 
+/// Whether `colors` is a colouring of `n_elements` elements on `n_nodes`
+/// nodes whose elements of one colour share no node: every element in
+/// exactly one colour, every node below `n_nodes`. Parallel assembly by
+/// colour writes through shared pointers on this property
+/// (`dynamics::system`), so it is checked, not assumed.
+pub fn share_no_node<'a, F>(
+    colors: &[Vec<usize>],
+    n_elements: usize,
+    n_nodes: usize,
+    nodes_of: F,
+) -> bool
+where
+    F: Fn(usize) -> &'a [usize],
+{
+    let mut stamp = vec![usize::MAX; n_nodes];
+    let mut seen = vec![false; n_elements];
+    for (c, color) in colors.iter().enumerate() {
+        for &e in color {
+            if e >= n_elements || std::mem::replace(&mut seen[e], true) {
+                return false;
+            }
+            for &n in nodes_of(e) {
+                if n >= n_nodes || std::mem::replace(&mut stamp[n], c) == c {
+                    return false;
+                }
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +87,21 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s), "every element coloured");
+        assert!(share_no_node(&colors, elems.len(), 71, |e| &elems[e][..]));
+        // a colour holding two elements with a common node is refused, and so
+        // is an element left out or coloured twice
+        // (elements 0 = [0, 1] and 1 = [1, 2] share node 1)
+        let mut bad = colors.clone();
+        let of = |e: usize| bad.iter().position(|c| c.contains(&e)).unwrap();
+        let (c0, c1) = (of(0), of(1));
+        bad[c1].retain(|&e| e != 1);
+        bad[c0].push(1);
+        assert!(!share_no_node(&bad, elems.len(), 71, |e| &elems[e][..]));
+        let mut twice = colors.clone();
+        twice.push(vec![0]);
+        assert!(!share_no_node(&twice, elems.len(), 71, |e| &elems[e][..]));
+        let mut missing = colors.clone();
+        missing[0].pop();
+        assert!(!share_no_node(&missing, elems.len(), 71, |e| &elems[e][..]));
     }
 }

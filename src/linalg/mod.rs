@@ -21,7 +21,7 @@ mod solver_types;
 mod supernodal_lu;
 mod symbolic;
 
-pub use color::color_elements;
+pub use color::{color_elements, share_no_node};
 pub use error::LinearSolveError;
 pub use krylov::{bicgstab, cg, gmres, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
 pub use ldlt::SparseLdlt;
