@@ -344,6 +344,7 @@ impl<const D: usize> Stepper<D> {
                     switched,
                     resettled,
                     cur.relative(),
+                    cur.converged(self.params.tolerance),
                 ),
             )?;
             chord.record(it, chorded, before);
