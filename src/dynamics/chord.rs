@@ -55,6 +55,7 @@
 //! in full ([`Stepper::tangent_at`]); a chord iteration needs the residual
 //! and the contact tangent alone.
 
+use super::newton::SETTLE_RESIDUAL;
 use super::step::{StepError, Stepper};
 use crate::linalg::LinearSolver;
 
@@ -132,22 +133,16 @@ impl Chord {
         }
     }
 
-    /// Whether the next correction may be a chord iteration: the factors
-    /// are of an iterate after the first correction, the last chord
-    /// iteration (if the last correction was one) contracted, the iterate
-    /// is `close` to the solution, and if a contact point `switched`
-    /// between open and in contact or the contact set `resettled` since
-    /// the last correction, its relative `residual` is at most
-    /// [`RESETTLED_RESIDUAL`] (module docs). `finishing`: the iterate is
-    /// within the Newton tolerance ([`FINISH_CONTRACTION`]).
-    pub fn allowed(
-        &self,
-        close: bool,
-        switched: bool,
-        resettled: bool,
-        residual: f64,
-        finishing: bool,
-    ) -> bool {
+    /// Whether the next correction, at relative residual `residual`, may
+    /// be a chord iteration: the factors are of an iterate after the first
+    /// correction, the last chord iteration (if the last correction was
+    /// one) contracted, the iterate is close to the solution (the settle
+    /// bound [`SETTLE_RESIDUAL`]), and at most [`RESETTLED_RESIDUAL`] if
+    /// the contact state `moved` since the last correction (a point
+    /// switched between open and in contact, or faces or drift guards
+    /// settled; module docs). `finishing`: the iterate is within the
+    /// Newton tolerance ([`FINISH_CONTRACTION`]).
+    pub fn allowed(&self, residual: f64, moved: bool, finishing: bool) -> bool {
         let contraction = if finishing {
             FINISH_CONTRACTION
         } else {
@@ -155,8 +150,8 @@ impl Chord {
         };
         self.enabled
             && self.factored_at >= 2
-            && close
-            && (!(switched || resettled) || residual <= RESETTLED_RESIDUAL)
+            && residual <= SETTLE_RESIDUAL
+            && (!moved || residual <= RESETTLED_RESIDUAL)
             && (!self.last_chord || self.after <= contraction * self.before)
     }
 

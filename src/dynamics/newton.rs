@@ -35,7 +35,7 @@ const MAX_HALVINGS: usize = 8;
 /// same balances and penetration. At 5e-2 the fine μ = 0.8 first contact
 /// takes 8 instead of 10 (its third iterate, at 2.8e-2, settles 51 faces
 /// that 1e-2 left to the fourth).
-const SETTLE_RESIDUAL: f64 = 5e-2;
+pub(super) const SETTLE_RESIDUAL: f64 = 5e-2;
 const SETTLE_VIOLATION: f64 = 5e-2;
 /// The iterates after the first `FREE_FACE_ITERATIONS` corrections hold
 /// their contact faces (see [`ContactSet::evaluate`]); the start and those
@@ -340,10 +340,8 @@ impl<const D: usize> Stepper<D> {
                 report,
                 active.most >= FULL_SOLVE_FLIPS,
                 chord.allowed(
-                    cur.relative() <= SETTLE_RESIDUAL,
-                    switched,
-                    resettled,
                     cur.relative(),
+                    switched || resettled,
                     cur.converged(self.params.tolerance),
                 ),
             )?;
