@@ -18,7 +18,9 @@ mod pattern;
 mod plan;
 mod solver;
 mod solver_types;
+mod subtrees;
 mod supernodal_lu;
+mod supernodal_part;
 mod symbolic;
 
 pub use color::{color_elements, share_no_node};

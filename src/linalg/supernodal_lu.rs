@@ -29,19 +29,18 @@
 //! (unit lower, strictly below the diagonal) and `U_ss` (upper)); `Uᵀ_s`
 //! as a `|R| × k` panel, `Uᵀ_s[r, c] = U[b + c, R[r]]`.
 
+pub use super::supernodal_part::ZeroPivot;
+use super::supernodal_part::{Part, Scratch, NONE};
 use super::symbolic::SymbolicFactor;
 use super::BlockPattern;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::{
-    solve_lower_triangular_in_place, solve_unit_lower_triangular_in_place,
-    solve_upper_triangular_in_place,
+    solve_unit_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
-
-const NONE: usize = usize::MAX;
+use rayon::prelude::*;
+use std::sync::Mutex;
 
 /// The numeric LU factors on a [`SymbolicFactor`].
 pub struct SupernodalLu {
@@ -61,30 +60,20 @@ pub struct SupernodalLu {
     w_l: Vec<f64>,
     w_u: Vec<f64>,
     tail: Vec<(usize, usize)>,
-    work: Workspace,
-}
-
-/// Scratch of the factorization, allocated once.
-struct Workspace {
-    /// Row → position in the current supernode's panel.
-    g2l: Vec<usize>,
-    /// Linked lists of the supernodes updating a given supernode next.
+    /// Linked lists of the supernodes updating a given supernode next
+    /// (`head`), and per factored supernode the next in its list (`link`)
+    /// and the first row of its pattern not yet used (`next`).
     head: Vec<usize>,
     link: Vec<usize>,
-    /// Per factored supernode: first row of its pattern not yet used.
     next: Vec<usize>,
-    rows: Vec<usize>,
-    tmp: Vec<f64>,
-    perm: Vec<usize>,
-    perm_inv: Vec<usize>,
-    lu_scratch: MemBuffer,
-}
-
-/// The diagonal block of a supernode is singular (a zero or non-finite pivot).
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-#[error("zero or non-finite pivot at column {column} of the permuted matrix")]
-pub struct ZeroPivot {
-    pub column: usize,
+    /// Scratch of the supernodes outside the parallel subtrees, and of
+    /// the threads factoring those subtrees (taken as needed, kept).
+    scratch: Scratch,
+    pool: Mutex<Vec<Scratch>>,
+    /// Largest supernode and panel inside a parallel subtree.
+    sub_max: (usize, usize),
+    /// The supernodes factored by the levels of subtrees so far.
+    done: Vec<bool>,
 }
 
 impl SupernodalLu {
@@ -96,11 +85,19 @@ impl SupernodalLu {
         let n = sym.n();
         let mut max_k = 0;
         let mut max_panel = 0;
+        let mut sub_max = (0, 0);
+        let mut in_sub = vec![false; ns];
+        for &(f, r) in sym.levels().iter().flatten() {
+            in_sub[f..=r].iter_mut().for_each(|v| *v = true);
+        }
         for s in 0..ns {
             let k = sn.supernode_end()[s] - sn.supernode_begin()[s];
             let m = k + sn.supernode(s).pattern().len();
             max_k = max_k.max(k);
             max_panel = max_panel.max(m * k);
+            if in_sub[s] {
+                sub_max = (sub_max.0.max(k), sub_max.1.max(m * k));
+            }
         }
         let dest = sym.lu_destinations(pattern);
         let (l_len, u_len) = (sn.len_val(), sym.u_ptr()[ns]);
@@ -124,22 +121,13 @@ impl SupernodalLu {
             w_l: vec![0.0; l_len - l0],
             w_u: vec![0.0; u_len - u0],
             tail,
-            work: Workspace {
-                g2l: vec![NONE; n],
-                head: vec![NONE; ns],
-                link: vec![NONE; ns],
-                next: vec![0; ns],
-                rows: vec![0; n],
-                tmp: vec![0.0; max_panel],
-                perm: vec![0; max_k],
-                perm_inv: vec![0; max_k],
-                lu_scratch: MemBuffer::new(lu_in_place_scratch::<usize, f64>(
-                    max_k,
-                    max_k,
-                    Par::Seq,
-                    Default::default(),
-                )),
-            },
+            head: vec![NONE; ns],
+            link: vec![NONE; ns],
+            next: vec![0; ns],
+            scratch: Scratch::new(n, max_k, max_panel),
+            pool: Mutex::new(Vec::new()),
+            sub_max,
+            done: vec![false; ns],
         }
     }
 
@@ -174,11 +162,136 @@ impl SupernodalLu {
         self.small_pivots = 0;
         self.w_l.iter_mut().for_each(|v| *v = 0.0);
         self.w_u.iter_mut().for_each(|v| *v = 0.0);
-        self.work.head.iter_mut().for_each(|h| *h = NONE);
-        for s in 0..sym.supernodal().n_supernodes() {
-            self.supernode(sym, s, true)?;
+        self.head.iter_mut().for_each(|h| *h = NONE);
+        self.done.iter_mut().for_each(|d| *d = false);
+        for level in sym.levels() {
+            let pending = self.factor_level(sym, level)?;
+            for (t, d) in pending {
+                self.link[d] = self.head[t];
+                self.head[t] = d;
+            }
+            for &(f, r) in level {
+                self.done[f..=r].iter_mut().for_each(|d| *d = true);
+            }
         }
-        Ok(())
+        // what no level took, in order
+        let done = std::mem::take(&mut self.done);
+        let mut part = self.whole();
+        let result = (0..done.len())
+            .filter(|&s| !done[s])
+            .try_for_each(|s| part.supernode(sym, s, true));
+        let small = part.small_pivots;
+        self.small_pivots += small;
+        self.done = done;
+        result
+    }
+
+    /// Factors the subtrees of one level of [`SymbolicFactor::levels`] in
+    /// parallel, each on its own range of the factors, skipping what the
+    /// levels before did; returns the links of their supernodes to the
+    /// supernodes above (in subtree order, so the factors do not depend on
+    /// the number of threads).
+    fn factor_level(
+        &mut self,
+        sym: &SymbolicFactor,
+        level: &[(usize, usize)],
+    ) -> Result<Vec<(usize, usize)>, ZeroPivot> {
+        let sn = sym.supernodal();
+        let (cpv, up, beg) = (sn.col_ptr_for_val(), sym.u_ptr(), sn.supernode_begin());
+        let at = |p: &[usize]| {
+            level
+                .iter()
+                .map(|&(f, r)| (p[f], p[r + 1]))
+                .collect::<Vec<_>>()
+        };
+        let sup: Vec<(usize, usize)> = level.iter().map(|&(f, r)| (f, r + 1)).collect();
+        let cols: Vec<(usize, usize)> = level
+            .iter()
+            .map(|&(f, r)| (beg[f], sn.supernode_end()[r]))
+            .collect();
+        let l = chunks(&mut self.l, &at(cpv));
+        let u = chunks(&mut self.u, &at(up));
+        let piv = chunks(&mut self.piv, &cols);
+        let head = chunks(&mut self.head, &sup);
+        let link = chunks(&mut self.link, &sup);
+        let next = chunks(&mut self.next, &sup);
+        let (n, (max_k, max_panel), small) = (sym.n(), self.sub_max, self.small);
+        let (pool, done) = (&self.pool, &self.done);
+        let jobs: Vec<_> = level
+            .iter()
+            .zip(l)
+            .zip(u)
+            .zip(piv)
+            .zip(head)
+            .zip(link)
+            .zip(next)
+            .map(|((((((&(f, r), l), u), piv), head), link), next)| {
+                (f, r, l, u, piv, head, link, next)
+            })
+            .collect();
+        let results: Vec<Result<(Vec<(usize, usize)>, usize), ZeroPivot>> = jobs
+            .into_par_iter()
+            .map(|(f, r, l, u, piv, head, link, next)| {
+                let taken = pool.lock().map(|mut p| p.pop()).unwrap_or(None);
+                let mut scratch = taken.unwrap_or_else(|| Scratch::new(n, max_k, max_panel));
+                let mut part = Part {
+                    s0: f,
+                    end: r + 1,
+                    l,
+                    u,
+                    piv,
+                    head,
+                    link,
+                    next,
+                    scratch: &mut scratch,
+                    trail: None,
+                    pending: Vec::new(),
+                    small,
+                    small_pivots: 0,
+                    par: Par::Seq,
+                };
+                let result = (f..=r)
+                    .filter(|&s| !done[s])
+                    .try_for_each(|s| part.supernode(sym, s, true))
+                    .map(|_| (std::mem::take(&mut part.pending), part.small_pivots));
+                if let Ok(mut p) = pool.lock() {
+                    p.push(scratch);
+                }
+                result
+            })
+            .collect();
+        let mut pending = Vec::new();
+        for r in results {
+            let (links, small_pivots) = r?;
+            pending.extend(links);
+            self.small_pivots += small_pivots;
+        }
+        Ok(pending)
+    }
+
+    /// The part of all supernodes.
+    fn whole(&mut self) -> Part<'_> {
+        let trail = (!self.w_l.is_empty() || !self.w_u.is_empty())
+            .then_some((&mut self.w_l[..], &mut self.w_u[..]));
+        Part {
+            s0: 0,
+            end: self.head.len(),
+            l: &mut self.l,
+            u: &mut self.u,
+            piv: &mut self.piv,
+            head: &mut self.head,
+            link: &mut self.link,
+            next: &mut self.next,
+            scratch: &mut self.scratch,
+            trail,
+            pending: Vec::new(),
+            small: self.small,
+            small_pivots: 0,
+            par: match rayon::current_num_threads() {
+                1 => Par::Seq,
+                t => Par::rayon(t),
+            },
+        }
     }
 
     /// Refactors only the trailing block (`SymbolicFactor::with_last`) for
@@ -208,206 +321,13 @@ impl SupernodalLu {
             }
         }
         self.small_pivots = 0;
-        self.work.head[sc..].iter_mut().for_each(|h| *h = NONE);
+        self.head[sc..].iter_mut().for_each(|h| *h = NONE);
+        let mut part = self.whole();
         for s in sc..sn.n_supernodes() {
-            self.supernode(sym, s, false)?;
+            part.supernode(sym, s, false)?;
         }
-        Ok(())
-    }
-
-    /// Updates, factors and links supernode `s` (left-looking step). In a
-    /// full factorization the updates from before the trailing block to a
-    /// trailing supernode are summed into `w_l`, `w_u` as well.
-    fn supernode(&mut self, sym: &SymbolicFactor, s: usize, full: bool) -> Result<(), ZeroPivot> {
-        let sn = sym.supernodal();
-        let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
-        let pat = sn.supernode(s).pattern();
-        let k = e - b;
-        for (r, &row) in pat.iter().enumerate() {
-            self.work.g2l[row] = k + r;
-        }
-        // the updates of the factored supernodes linked to s
-        let split = sym.split().filter(|&sc| s >= sc);
-        let mut d = std::mem::replace(&mut self.work.head[s], NONE);
-        while d != NONE {
-            let next_d = self.work.link[d];
-            self.update(sym, s, d, split.is_some_and(|sc| d < sc));
-            d = next_d;
-        }
-        if let Some(sc) = split {
-            // in a full factorization the panels got A's entries and the
-            // trailing descendants' updates, w the others: add w
-            let (l0, u0) = (sn.col_ptr_for_val()[sc], sym.u_ptr()[sc]);
-            let (lr, ur) = (
-                sn.col_ptr_for_val()[s]..sn.col_ptr_for_val()[s + 1],
-                sym.u_ptr()[s]..sym.u_ptr()[s + 1],
-            );
-            if full {
-                for (v, w) in self.l[lr.clone()]
-                    .iter_mut()
-                    .zip(&self.w_l[lr.start - l0..lr.end - l0])
-                {
-                    *v += w;
-                }
-                for (v, w) in self.u[ur.clone()]
-                    .iter_mut()
-                    .zip(&self.w_u[ur.start - u0..ur.end - u0])
-                {
-                    *v += w;
-                }
-            }
-        }
-        self.factor_block(sym, s)?;
-        let m = k + pat.len();
-        let panel = &self.l[sn.col_ptr_for_val()[s]..];
-        self.small_pivots += (0..k)
-            .filter(|&i| panel[i * m + i].abs() < self.small)
-            .count();
-        let w = &mut self.work;
-        for &row in pat {
-            w.g2l[row] = NONE;
-        }
-        if let Some(&first) = pat.first() {
-            w.next[s] = 0;
-            let t = sym.sup_of_col()[first];
-            w.link[s] = w.head[t];
-            w.head[t] = s;
-        }
-        Ok(())
-    }
-
-    /// Subtracts from supernode `s`'s panels (or, `into_w`, from their
-    /// shape in `w_l`, `w_u`) the contribution of the factored supernode `d`
-    /// (`L_Rd U_d,cols(s)` and `U_d` likewise), then links `d` to the next
-    /// supernode it updates.
-    fn update(&mut self, sym: &SymbolicFactor, s: usize, d: usize, into_w: bool) {
-        let sn = sym.supernodal();
-        let (bs, es) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
-        let ks = es - bs;
-        let ms = ks + sn.supernode(s).pattern().len();
-        let kd = sn.supernode_end()[d] - sn.supernode_begin()[d];
-        let pd = sn.supernode(d).pattern();
-        let md = kd + pd.len();
-        let w = &mut self.work;
-        let st = w.next[d];
-        let rl = pd.len() - st;
-        let cl = pd[st..].partition_point(|&r| r < es);
-        let rows = &mut w.rows[..rl];
-        for (r, &row) in rows.iter_mut().zip(&pd[st..]) {
-            *r = if row < es { row - bs } else { w.g2l[row] };
-        }
-        let cpv = sn.col_ptr_for_val();
-        let up = sym.u_ptr();
-        let pu = sn.supernode(s).pattern().len();
-        let (l_done, l_rest) = self.l.split_at_mut(cpv[s]);
-        let (u_done, u_rest) = self.u.split_at_mut(up[s]);
-        let (ls, us) = if into_w {
-            let sc = sym.split().expect("a trailing block");
-            let (l0, u0) = (cpv[s] - cpv[sc], up[s] - up[sc]);
-            (
-                &mut self.w_l[l0..l0 + ms * ks],
-                &mut self.w_u[u0..u0 + pu * ks],
-            )
-        } else {
-            (&mut l_rest[..ms * ks], &mut u_rest[..pu * ks])
-        };
-        let ld = MatRef::from_column_major_slice(&l_done[cpv[d]..cpv[d + 1]], md, kd);
-        let ud = MatRef::from_column_major_slice(&u_done[up[d]..up[d + 1]], pd.len(), kd);
-        // L panel: rows R of d against the columns of s in R
-        {
-            let t = MatMut::from_column_major_slice_mut(&mut w.tmp[..rl * cl], rl, cl);
-            matmul(
-                t,
-                Accum::Replace,
-                ld.subrows(kd + st, rl),
-                ud.subrows(st, cl).transpose(),
-                1.0,
-                Par::Seq,
-            );
-            for c in 0..cl {
-                let col = pd[st + c] - bs;
-                let dst = &mut ls[col * ms..(col + 1) * ms];
-                let src = &w.tmp[c * rl..(c + 1) * rl];
-                for (&r, &v) in rows.iter().zip(src) {
-                    dst[r] -= v;
-                }
-            }
-        }
-        // Uᵀ panel: rows of R below s against the columns of s in R
-        let rb = rl - cl;
-        if rb > 0 {
-            let t = MatMut::from_column_major_slice_mut(&mut w.tmp[..rb * cl], rb, cl);
-            matmul(
-                t,
-                Accum::Replace,
-                ud.subrows(st + cl, rb),
-                ld.subrows(kd + st, cl).transpose(),
-                1.0,
-                Par::Seq,
-            );
-            for c in 0..cl {
-                let col = pd[st + c] - bs;
-                let dst = &mut us[col * pu..(col + 1) * pu];
-                let src = &w.tmp[c * rb..(c + 1) * rb];
-                for (&r, &v) in rows[cl..].iter().zip(src) {
-                    dst[r - ks] -= v;
-                }
-            }
-        }
-        w.next[d] = st + cl;
-        if st + cl < pd.len() {
-            let t = sym.sup_of_col()[pd[st + cl]];
-            w.link[d] = w.head[t];
-            w.head[t] = d;
-        }
-    }
-
-    /// Factors supernode `s`'s diagonal block and computes its `L` and `U`
-    /// off-diagonal panels.
-    fn factor_block(&mut self, sym: &SymbolicFactor, s: usize) -> Result<(), ZeroPivot> {
-        let sn = sym.supernodal();
-        let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
-        let k = e - b;
-        let p = sn.supernode(s).pattern().len();
-        let m = k + p;
-        let cpv = sn.col_ptr_for_val();
-        let panel = MatMut::from_column_major_slice_mut(&mut self.l[cpv[s]..cpv[s + 1]], m, k);
-        let (mut top, mut bot) = panel.split_at_row_mut(k);
-        let w = &mut self.work;
-        lu_in_place(
-            top.rb_mut(),
-            &mut w.perm[..k],
-            &mut w.perm_inv[..k],
-            Par::Seq,
-            MemStack::new(&mut w.lu_scratch),
-            Default::default(),
-        );
-        for i in 0..k {
-            let u = top[(i, i)];
-            if u == 0.0 || !u.is_finite() {
-                return Err(ZeroPivot { column: b + i });
-            }
-        }
-        self.piv[b..e].copy_from_slice(&w.perm[..k]);
-        if p == 0 {
-            return Ok(());
-        }
-        // L_Rs U_ss = B̃_Rs  ⇔  U_ssᵀ L_Rsᵀ = B̃_Rsᵀ
-        solve_lower_triangular_in_place(
-            top.rb().transpose(),
-            bot.rb_mut().transpose_mut(),
-            Par::Seq,
-        );
-        // Uᵀ_s: columns permuted by P_s, then U_sR = L_ss⁻¹ (P_s B̃_sR)
-        let up = sym.u_ptr();
-        let us = &mut self.u[up[s]..up[s + 1]];
-        let tmp = &mut w.tmp[..p * k];
-        tmp.copy_from_slice(us);
-        for (i, &pi) in w.perm[..k].iter().enumerate() {
-            us[i * p..(i + 1) * p].copy_from_slice(&tmp[pi * p..(pi + 1) * p]);
-        }
-        let us = MatMut::from_column_major_slice_mut(us, p, k);
-        solve_unit_lower_triangular_in_place(top.rb(), us.transpose_mut(), Par::Seq);
+        let small = part.small_pivots;
+        self.small_pivots = small;
         Ok(())
     }
 
@@ -566,6 +486,20 @@ impl SupernodalLu {
             solve_upper_triangular_in_place(top, xs, Par::Seq);
         }
     }
+}
+
+/// The disjoint sub-slices `v[a..b]` for the sorted, disjoint `ranges`.
+fn chunks<'a, T>(mut v: &'a mut [T], ranges: &[(usize, usize)]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut at = 0;
+    for &(a, b) in ranges {
+        let (_, rest) = std::mem::take(&mut v).split_at_mut(a - at);
+        let (mid, rest) = rest.split_at_mut(b - a);
+        out.push(mid);
+        v = rest;
+        at = b;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -121,3 +121,34 @@ fn the_trailing_solve_is_the_full_solve_on_the_trailing_dofs() {
         "the full solution is not zero off the trailing block"
     );
 }
+
+#[test]
+fn subtrees_factor_exactly_and_alike_on_any_number_of_threads() {
+    let p = grid_pattern(11);
+    let n = p.n();
+    let sym = SymbolicFactor::new(&p, FillOrdering::Metis, None).unwrap();
+    assert!(!sym.levels().is_empty(), "no parallel subtrees");
+    let val = values(&p, 6.0, 0.3);
+    let factor = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut lu = SupernodalLu::new(&sym, &p);
+            lu.factorize(&sym, &val).unwrap();
+            lu
+        })
+    };
+    let (one, two) = (factor(1), factor(2));
+    assert!(
+        one.l == two.l && one.u == two.u && one.piv == two.piv,
+        "the factors depend on the number of threads"
+    );
+    let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+    let mut x = b.clone();
+    let (mut w1, mut w2) = (Vec::new(), Vec::new());
+    two.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+    let res = relative_residual(&p, &val, &x, &b);
+    assert!(res < 1e-13, "residual {res:e}");
+}

@@ -17,6 +17,7 @@
 //! layout, `col_ptr_for_val`), and for the LU `Uᵀ_s`, `|pattern| × k`.
 
 use super::metis::{nested_dissection, MetisError};
+use super::subtrees;
 use super::BlockPattern;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::perm::PermRef;
@@ -94,7 +95,7 @@ pub fn node_ordering(
             fwd
         }
     };
-    Ok((fwd, ordering))
+    Ok((subtrees::postorder(g, &fwd), ordering))
 }
 
 /// Size of a factorization, from the symbolic analysis.
@@ -175,6 +176,9 @@ pub struct SymbolicFactor {
     split: Option<usize>,
     /// LU flops of refactoring the trailing block alone.
     trailing_flops: f64,
+    /// Levels of subtrees of supernodes `(first, root)` factored in
+    /// parallel ([`subtrees::levels`]).
+    levels: Vec<Vec<(usize, usize)>>,
     chol: SymbolicCholesky<usize>,
     /// Supernode of each (permuted) column.
     sup_of_col: Vec<usize>,
@@ -262,11 +266,47 @@ impl SymbolicFactor {
         let split = (!last.is_empty()).then(|| sup_of_col[n - last.len() * d]);
         let trailing_flops =
             split.map_or(0.0, |sc| col_flops[sn.supernode_begin()[sc]..].iter().sum());
+        let work: Vec<f64> = (0..ns)
+            .map(|s| {
+                col_flops[sn.supernode_begin()[s]..sn.supernode_end()[s]]
+                    .iter()
+                    .sum()
+            })
+            .collect();
+        let parent: Vec<usize> = (0..ns)
+            .map(|s| {
+                sn.supernode(s)
+                    .pattern()
+                    .first()
+                    .map_or(usize::MAX, |&r| sup_of_col[r])
+            })
+            .collect();
+        let levels = subtrees::levels(&work, &parent, split.unwrap_or(ns));
+        if log::log_enabled!(log::Level::Debug) && !levels.is_empty() {
+            let subtrees = &levels[0];
+            let part: Vec<f64> = subtrees
+                .iter()
+                .map(|&(f, r)| work[f..=r].iter().sum())
+                .collect();
+            let (sum, max) = (
+                part.iter().sum::<f64>(),
+                part.iter().cloned().fold(0.0, f64::max),
+            );
+            log::debug!(
+                "symbolic: {} levels; the first's {} subtrees hold {:.0} % of {:.3e} flops (largest {:.1} %)",
+                levels.len(),
+                subtrees.len(),
+                100.0 * sum / flops,
+                flops,
+                100.0 * max / flops,
+            );
+        }
         Ok(SymbolicFactor {
             n,
             ordering,
             split,
             trailing_flops,
+            levels,
             chol,
             sup_of_col,
             u_ptr,
@@ -287,6 +327,13 @@ impl SymbolicFactor {
     /// LU flops of `SupernodalLu::refactor_trailing` (0 without a trailing block).
     pub fn trailing_flops(&self) -> f64 {
         self.trailing_flops
+    }
+
+    /// Levels of disjoint subtrees `(first, root)` of supernodes, each
+    /// sorted, all before the trailing block: the subtrees of a level may
+    /// be factored in parallel once the levels before it are (empty: none).
+    pub fn levels(&self) -> &[Vec<(usize, usize)>] {
+        &self.levels
     }
 
     /// The ordering used (`Auto` resolved).
