@@ -68,7 +68,7 @@ pub struct SupernodalLu {
     next: Vec<usize>,
     /// Scratch of the supernodes outside the parallel subtrees, and of
     /// the threads factoring those subtrees (taken as needed, kept).
-    scratch: Scratch,
+    scratch: Option<Scratch>,
     pool: Mutex<Vec<Scratch>>,
     /// Largest supernode and panel inside a parallel subtree.
     sub_max: (usize, usize),
@@ -124,7 +124,7 @@ impl SupernodalLu {
             head: vec![NONE; ns],
             link: vec![NONE; ns],
             next: vec![0; ns],
-            scratch: Scratch::new(n, max_k, max_panel),
+            scratch: Some(Scratch::new(n, max_k, max_panel)),
             pool: Mutex::new(Vec::new()),
             sub_max,
             done: vec![false; ns],
@@ -180,7 +180,9 @@ impl SupernodalLu {
         let result = (0..done.len())
             .filter(|&s| !done[s])
             .try_for_each(|s| part.supernode(sym, s, true));
-        let small = part.small_pivots;
+        // the scratch goes back also after a zero pivot
+        let (small, scratch) = (part.small_pivots, part.scratch.take());
+        self.scratch = scratch;
         self.small_pivots += small;
         self.done = done;
         result
@@ -209,63 +211,56 @@ impl SupernodalLu {
             .iter()
             .map(|&(f, r)| (beg[f], sn.supernode_end()[r]))
             .collect();
-        let l = chunks(&mut self.l, &at(cpv));
-        let u = chunks(&mut self.u, &at(up));
-        let piv = chunks(&mut self.piv, &cols);
-        let head = chunks(&mut self.head, &sup);
-        let link = chunks(&mut self.link, &sup);
-        let next = chunks(&mut self.next, &sup);
+        let mut l = chunks(&mut self.l, &at(cpv)).into_iter();
+        let mut u = chunks(&mut self.u, &at(up)).into_iter();
+        let mut piv = chunks(&mut self.piv, &cols).into_iter();
+        let mut head = chunks(&mut self.head, &sup).into_iter();
+        let mut link = chunks(&mut self.link, &sup).into_iter();
+        let mut next = chunks(&mut self.next, &sup).into_iter();
         let (n, (max_k, max_panel), small) = (sym.n(), self.sub_max, self.small);
         let (pool, done) = (&self.pool, &self.done);
-        let jobs: Vec<_> = level
+        let one = "a range per subtree";
+        let parts: Vec<Part<'_>> = level
             .iter()
-            .zip(l)
-            .zip(u)
-            .zip(piv)
-            .zip(head)
-            .zip(link)
-            .zip(next)
-            .map(|((((((&(f, r), l), u), piv), head), link), next)| {
-                (f, r, l, u, piv, head, link, next)
+            .map(|&(f, r)| Part {
+                s0: f,
+                end: r + 1,
+                l: l.next().expect(one),
+                u: u.next().expect(one),
+                piv: piv.next().expect(one),
+                head: head.next().expect(one),
+                link: link.next().expect(one),
+                next: next.next().expect(one),
+                scratch: None,
+                trail: None,
+                pending: Vec::new(),
+                small,
+                small_pivots: 0,
+                par: Par::Seq,
             })
             .collect();
-        let results: Vec<Result<(Vec<(usize, usize)>, usize), ZeroPivot>> = jobs
+        let results: Vec<Result<Part<'_>, ZeroPivot>> = parts
             .into_par_iter()
-            .map(|(f, r, l, u, piv, head, link, next)| {
+            .map(|mut part| {
                 let taken = pool.lock().map(|mut p| p.pop()).unwrap_or(None);
-                let mut scratch = taken.unwrap_or_else(|| Scratch::new(n, max_k, max_panel));
-                let mut part = Part {
-                    s0: f,
-                    end: r + 1,
-                    l,
-                    u,
-                    piv,
-                    head,
-                    link,
-                    next,
-                    scratch: &mut scratch,
-                    trail: None,
-                    pending: Vec::new(),
-                    small,
-                    small_pivots: 0,
-                    par: Par::Seq,
-                };
-                let result = (f..=r)
+                part.scratch = Some(taken.unwrap_or_else(|| Scratch::new(n, max_k, max_panel)));
+                let result = (part.s0..part.end)
                     .filter(|&s| !done[s])
-                    .try_for_each(|s| part.supernode(sym, s, true))
-                    .map(|_| (std::mem::take(&mut part.pending), part.small_pivots));
-                if let Ok(mut p) = pool.lock() {
+                    .try_for_each(|s| part.supernode(sym, s, true));
+                if let (Some(scratch), Ok(mut p)) = (part.scratch.take(), pool.lock()) {
                     p.push(scratch);
                 }
-                result
+                result.map(|_| part)
             })
             .collect();
         let mut pending = Vec::new();
-        for r in results {
-            let (links, small_pivots) = r?;
-            pending.extend(links);
-            self.small_pivots += small_pivots;
+        let mut small_pivots = 0;
+        for part in results {
+            let part = part?;
+            pending.extend(part.pending);
+            small_pivots += part.small_pivots;
         }
+        self.small_pivots += small_pivots;
         Ok(pending)
     }
 
@@ -282,7 +277,7 @@ impl SupernodalLu {
             head: &mut self.head,
             link: &mut self.link,
             next: &mut self.next,
-            scratch: &mut self.scratch,
+            scratch: self.scratch.take(),
             trail,
             pending: Vec::new(),
             small: self.small,
@@ -323,12 +318,12 @@ impl SupernodalLu {
         self.small_pivots = 0;
         self.head[sc..].iter_mut().for_each(|h| *h = NONE);
         let mut part = self.whole();
-        for s in sc..sn.n_supernodes() {
-            part.supernode(sym, s, false)?;
-        }
-        let small = part.small_pivots;
+        let result = (sc..sn.n_supernodes()).try_for_each(|s| part.supernode(sym, s, false));
+        // the scratch goes back also after a zero pivot
+        let (small, scratch) = (part.small_pivots, part.scratch.take());
+        self.scratch = scratch;
         self.small_pivots = small;
-        Ok(())
+        result
     }
 
     /// Solves `A X = B` in place for the `nrhs` columns of `rhs`

@@ -152,3 +152,26 @@ fn subtrees_factor_exactly_and_alike_on_any_number_of_threads() {
     let res = relative_residual(&p, &val, &x, &b);
     assert!(res < 1e-13, "residual {res:e}");
 }
+
+#[test]
+fn a_zero_pivot_leaves_the_factors_usable_for_the_next_matrix() {
+    for m in [5, 11] {
+        let p = grid_pattern(m);
+        let n = p.n();
+        let sym = SymbolicFactor::new(&p, FillOrdering::Metis, None).unwrap();
+        let mut lu = SupernodalLu::new(&sym, &p);
+        let zero = vec![0.0; p.nnz()];
+        assert!(
+            lu.factorize(&sym, &zero).is_err(),
+            "a zero matrix is singular"
+        );
+        let val = values(&p, 6.0, 0.3);
+        lu.factorize(&sym, &val).unwrap();
+        let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
+        let mut x = b.clone();
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
+        let res = relative_residual(&p, &val, &x, &b);
+        assert!(res < 1e-13, "{m}³ cells: residual {res:e}");
+    }
+}

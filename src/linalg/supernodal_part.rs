@@ -67,7 +67,9 @@ pub(super) struct Part<'a> {
     pub head: &'a mut [usize],
     pub link: &'a mut [usize],
     pub next: &'a mut [usize],
-    pub scratch: &'a mut Scratch,
+    /// Taken from the factorization's scratch or a thread's (`None` only
+    /// while a part waits for its thread).
+    pub scratch: Option<Scratch>,
     /// The trailing block's sums of updates (`SupernodalLu::w_l`, `w_u`),
     /// where the part reaches it.
     pub trail: Option<(&'a mut [f64], &'a mut [f64])>,
@@ -117,7 +119,7 @@ impl Part<'_> {
         let pat = sn.supernode(s).pattern();
         let k = e - b;
         for (r, &row) in pat.iter().enumerate() {
-            self.scratch.g2l[row] = k + r;
+            scratch(&mut self.scratch).g2l[row] = k + r;
         }
         // the updates of the factored supernodes linked to s
         let split = sym.split().filter(|&sc| s >= sc);
@@ -158,7 +160,7 @@ impl Part<'_> {
         let small = self.small;
         self.small_pivots += (0..k).filter(|&i| panel[i * m + i].abs() < small).count();
         for &row in pat {
-            self.scratch.g2l[row] = NONE;
+            scratch(&mut self.scratch).g2l[row] = NONE;
         }
         if let Some(&first) = pat.first() {
             self.next[s - self.s0] = 0;
@@ -187,7 +189,7 @@ impl Part<'_> {
         let up = sym.u_ptr();
         let (ls_at, us_at) = (self.l_at(sym, s), self.u_at(sym, s));
         let (ld_at, ud_at) = (self.l_at(sym, d), self.u_at(sym, d));
-        let w = &mut *self.scratch;
+        let w = scratch(&mut self.scratch);
         let rows = &mut w.rows[..rl];
         for (r, &row) in rows.iter_mut().zip(&pd[st..]) {
             *r = if row < es { row - bs } else { w.g2l[row] };
@@ -267,7 +269,7 @@ impl Part<'_> {
         let c0 = sn.supernode_begin()[self.s0];
         let panel = MatMut::from_column_major_slice_mut(&mut self.l[la..la + m * k], m, k);
         let (mut top, mut bot) = panel.split_at_row_mut(k);
-        let w = &mut *self.scratch;
+        let w = scratch(&mut self.scratch);
         lu_in_place(
             top.rb_mut(),
             &mut w.perm[..k],
@@ -300,6 +302,12 @@ impl Part<'_> {
         solve_unit_lower_triangular_in_place(top.rb(), us.transpose_mut(), par);
         Ok(())
     }
+}
+
+/// The scratch a part works with.
+fn scratch(s: &mut Option<Scratch>) -> &mut Scratch {
+    s.as_mut()
+        .expect("a part is given its scratch before it factors")
 }
 
 /// `par` for a kernel of `flops`, `Par::Seq` below [`PAR_MIN_FLOPS`].
