@@ -16,6 +16,17 @@
 //! closest by more than the tolerance, and Newton goes on from there (at most
 //! `MAX_FACE_SWITCHES` times per slave and step, so that a slave in a concave
 //! corner cannot ping-pong).
+//!
+//! A slave near a master vertex can have no consistent face: evaluated
+//! against face A, the solution puts it beyond `FACE_SLACK·h` over face B,
+//! and against B back over A. Settle and the slack rule then cycle: on the
+//! 18,546-dof friction blocks' first contact (μ = 0.8) two corner slaves of
+//! the cube went A → B → A → B in three Newton iterations per round, and
+//! the second round repeated the first to four digits until the switch
+//! limit ended it. So a slave that the slack rule moves off the face settle
+//! put it on is not settled back onto that face ([`Narrow::settle`]'s "the
+//! face it left"): Newton converges with it on B, within `FACE_SLACK·h` of
+//! A, as the switch limit would have left it a round later.
 
 use super::broad::node_x;
 use super::geometry::{project, Location};
@@ -101,11 +112,16 @@ impl Narrow {
                     }
                     let pf = project(e.kind, &xf[..e.nodes().len()], self.x3[sl]);
                     self.excess[k] = pf.distance - pb.distance;
-                    Some(if self.excess[k] > FACE_SLACK * s.h {
-                        b
+                    if self.excess[k] <= FACE_SLACK * s.h {
+                        Some(f)
                     } else {
-                        f
-                    })
+                        // off the face settle put it on: not back onto it
+                        if self.switches[k] > 0 {
+                            self.before[k] = Some(f);
+                        }
+                        log::trace!("slave {k}: face {f} -> {b} (excess {:.3e})", self.excess[k]);
+                        Some(b)
+                    }
                 }
             };
             if face.is_none() || face == self.closest[k] {
@@ -232,5 +248,69 @@ pub fn on_nodes(
                 })
             })
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fe::ElementKind;
+    use std::collections::HashSet;
+
+    /// A flat 2D master of two unit segments, A over x ∈ [0, 1] and B over
+    /// [1, 2] (normals +y), and one slave node (node 3).
+    fn two_faces() -> Surface {
+        Surface {
+            dim: 2,
+            slaves: vec![3],
+            weights: vec![1.0],
+            master: Master::Faces(vec![
+                Element::new(ElementKind::Line2, &[1, 0]),
+                Element::new(ElementKind::Line2, &[2, 1]),
+            ]),
+            h: 1.0,
+            rim_edges: HashSet::new(),
+            rim_nodes: vec![true, false, true, false],
+        }
+    }
+
+    fn at(slave: [f64; 2]) -> Vec<f64> {
+        vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, slave[0], slave[1]]
+    }
+
+    #[test]
+    fn a_slave_the_slack_rule_moved_off_its_settled_face_is_not_settled_back() {
+        let (a, b) = (Some(0), Some(1));
+        let s = two_faces();
+        let mut narrow = Narrow::new(&s, 4);
+        narrow.detect(&s, &at([0.9, 0.05]), false);
+        assert_eq!(narrow.held[0], a);
+        // over B by 0.05, within the slack of A: held, then settled onto B
+        narrow.detect(&s, &at([1.05, 0.05]), true);
+        assert_eq!(narrow.held[0], a, "held within the slack");
+        assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled onto B");
+        assert_eq!(narrow.held[0], b);
+        // Newton takes it 0.2 back over A, beyond the slack: off B
+        narrow.detect(&s, &at([0.8, 0.05]), true);
+        assert_eq!(narrow.held[0], a, "the slack rule moves it");
+        // and then over B again: it stays on A (within the slack), and
+        // settle does not put it back onto B, the face it was moved off
+        narrow.detect(&s, &at([1.05, 0.05]), true);
+        assert_eq!(narrow.held[0], a);
+        assert_eq!(narrow.settle(1e-3, |_| true), 0, "settled back onto B");
+        assert_eq!(narrow.held[0], a);
+    }
+
+    #[test]
+    fn a_slave_never_settled_still_settles_after_a_slack_switch() {
+        let s = two_faces();
+        let mut narrow = Narrow::new(&s, 4);
+        narrow.detect(&s, &at([0.5, 0.05]), false);
+        narrow.detect(&s, &at([1.3, 0.05]), true);
+        assert_eq!(narrow.held[0], Some(1), "the slack rule moves it to B");
+        narrow.detect(&s, &at([0.95, 0.05]), true);
+        assert_eq!(narrow.held[0], Some(1), "held on B within the slack");
+        assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled onto A");
+        assert_eq!(narrow.held[0], Some(0));
     }
 }
