@@ -174,12 +174,16 @@ fn candidates(set: &ContactSet) -> Vec<Candidate> {
     out
 }
 
-/// `W = B K⁻¹ H` (dense, column-major) and the columns of `H`.
+/// `W = B K⁻¹ H` (dense, column-major) and the columns of `H`. `buf`
+/// holds a block of `H`'s columns at full length; it is kept between
+/// calls (allocated anew, its 38 MB on the 18,546-dof blocks were fresh
+/// pages to fault in at every Newton iteration).
 fn delassus<const D: usize>(
     set: &ContactSet,
     cands: &[Candidate],
     fixed: &[bool],
     solve: &mut Solve,
+    buf: &mut Vec<f64>,
 ) -> Result<(Vec<f64>, Vec<Vec<(usize, f64)>>), LinearSolveError> {
     let n = fixed.len();
     let m = D * cands.len();
@@ -212,11 +216,11 @@ fn delassus<const D: usize>(
     support.dedup();
     let mut w = vec![0.0; m * m];
     let block = BLOCK.min(BLOCK_VALUES / n.max(1)).max(1);
-    let mut buf = vec![0.0; n * block.min(m)];
+    buf.resize(buf.len().max(n * block.min(m)), 0.0);
     for start in (0..m).step_by(block) {
         let nb = block.min(m - start);
         let y = &mut buf[..n * nb];
-        y.iter_mut().for_each(|v| *v = 0.0);
+        y.fill(0.0);
         for j in 0..nb {
             for &(dof, v) in &h[start + j] {
                 y[j * n + dof] = v;
@@ -361,7 +365,8 @@ fn alart_curnier_step<const D: usize>(
 /// updated. `solve_fully`: augmented-Lagrangian pairs solve the subproblem
 /// to the library's tolerance, as exact enforcement does, instead of taking
 /// one Alart–Curnier step (module docs). `export` receives the assembled
-/// subproblem (FCLIB dump).
+/// subproblem (FCLIB dump). `w_rhs` is scratch kept between calls
+/// (`delassus`).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_step<const D: usize>(
     set: &mut ContactSet,
@@ -370,6 +375,7 @@ pub fn solve_step<const D: usize>(
     dt: f64,
     solve: &mut Solve,
     dx: &mut [f64],
+    w_rhs: &mut Vec<f64>,
     solve_fully: bool,
     export: Option<&mut dyn FnMut(&Subproblem)>,
 ) -> Result<SubproblemInfo, EnforceError> {
@@ -381,7 +387,7 @@ pub fn solve_step<const D: usize>(
     let (mut w, h) = if cands.is_empty() {
         Default::default()
     } else {
-        delassus::<D>(set, &cands, fixed, solve)?
+        delassus::<D>(set, &cands, fixed, solve, w_rhs)?
     };
     // z = K⁻¹ R
     dx.copy_from_slice(residual);

@@ -240,6 +240,7 @@ impl<const D: usize> Stepper<D> {
             dt,
             &mut solve,
             &mut self.dx,
+            &mut self.w_rhs,
             solve_fully,
             dump.as_mut()
                 .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),

@@ -162,6 +162,8 @@ pub struct Stepper<const D: usize> {
     pub(super) r: Vec<f64>,
     pub(super) dx: Vec<f64>,
     pub(super) x_trial: Vec<f64>,
+    /// Scratch of `W`'s right-hand sides (`enforce::solve_step`).
+    pub(super) w_rhs: Vec<f64>,
     pub(super) x_hat: Vec<f64>,
     pub(super) mv: Vec<f64>,
     pub(super) mx: Vec<f64>,
@@ -222,6 +224,7 @@ impl<const D: usize> Stepper<D> {
             r: vec![0.0; n],
             dx: vec![0.0; n],
             x_trial: vec![0.0; n],
+            w_rhs: Vec::new(),
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
             mx: vec![0.0; n],

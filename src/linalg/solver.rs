@@ -196,7 +196,7 @@ impl LinearSolver {
         volatile: &[usize],
     ) -> Result<(), LinearSolveError> {
         self.op = Operator::new(pattern);
-        self.precond = None;
+        // analyse() takes the old factors' arrays for the new ones
         self.fresh = false;
         self.pending = false;
         self.factored = false;

@@ -95,6 +95,8 @@ impl LinearSolver {
     }
 
     pub(super) fn analyse(&mut self) -> Result<(), LinearSolveError> {
+        // the arrays of the last pattern's factors serve the new ones
+        let old = self.precond.take();
         if self.plan.method != LinearMethod::Direct {
             return Ok(());
         }
@@ -108,6 +110,10 @@ impl LinearSolver {
             self.symbolic()?
         };
         let pattern = &self.op.pattern;
+        let (old, x, tw) = match old {
+            Some(Precond::Lu { lu, x, t, .. }) => (Some(lu), x, t),
+            _ => (None, Vec::new(), Vec::new()),
+        };
         self.precond = Some(if symmetric {
             Precond::Ldlt {
                 ldlt: SparseLdlt::new(&sym),
@@ -116,10 +122,10 @@ impl LinearSolver {
             }
         } else {
             Precond::Lu {
-                lu: SupernodalLu::new(&sym, pattern),
+                lu: SupernodalLu::reusing(&sym, pattern, old),
                 sym,
-                x: Vec::new(),
-                t: Vec::new(),
+                x,
+                t: tw,
             }
         });
         self.stats.symbolic_analyses += 1;
