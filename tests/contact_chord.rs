@@ -106,7 +106,8 @@ fn chord_iterations_keep_the_energy_balance(mu: &str, end: &str) {
 
 /// The same run on one thread and on two is the same bit for bit: the
 /// parallel assembly, the subtrees of the factorization factored side by
-/// side and the chord iterations' trailing refactorizations sum in an order
+/// side, the chord iterations' trailing refactorizations and the
+/// matrix–vector products of the solves' residual checks sum in an order
 /// that does not depend on the threads (the first contact at 9,990 dofs:
 /// one factorization has 3e9 flops and parallel subtrees).
 #[test]

@@ -460,3 +460,36 @@ fn update_trailing_refactors_the_contact_block_on_the_old_rest() {
     s.update(&v2).unwrap();
     assert!(!s.update_trailing(&v1).unwrap());
 }
+
+#[test]
+fn a_large_product_is_the_same_bit_for_bit_on_any_number_of_threads() {
+    // 11³ nodes: 3e5 stored entries, above the threshold of the chunked
+    // product
+    let p = grid_pattern(10);
+    let n = p.n();
+    let val = values(&p, 6.0, 0.3);
+    assert!(val.len() >= 1 << 18, "{} entries: the small path", val.len());
+    let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.17).sin()).collect();
+    let product = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut op = Operator::new(&p);
+            op.values.copy_from_slice(&val);
+            let mut y = vec![0.0; n];
+            op.apply(&x, &mut y);
+            y
+        })
+    };
+    let one = product(1);
+    for threads in [2, 3] {
+        assert!(product(threads) == one, "{threads} threads: another y");
+    }
+    let mut y = vec![0.0; n];
+    p.mul(&val, &x, &mut y);
+    let err = one.iter().zip(&y).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let scale = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    assert!(err <= 1e-14 * scale, "chunked against plain product: {err:e}");
+}
