@@ -23,10 +23,12 @@
 //! 18,546-dof friction blocks' first contact (μ = 0.8) two corner slaves of
 //! the cube went A → B → A → B in three Newton iterations per round, and
 //! the second round repeated the first to four digits until the switch
-//! limit ended it. So a slave that the slack rule moves off the face settle
-//! put it on is not settled back onto that face ([`Narrow::settle`]'s "the
-//! face it left"): Newton converges with it on B, within `FACE_SLACK·h` of
-//! A, as the switch limit would have left it a round later.
+//! limit ended it. So a slave that the slack rule moves from the face
+//! settle put it on back to the face settle took it from is not settled
+//! onto the first again ([`Narrow::settle`]'s "the face it left"): Newton
+//! converges with it there, within `FACE_SLACK·h` of the other, as the
+//! switch limit would have left it a round later. A slave the slack rule
+//! moves on to a third face still settles.
 
 use super::broad::node_x;
 use super::geometry::{project, Location};
@@ -115,8 +117,9 @@ impl Narrow {
                     if self.excess[k] <= FACE_SLACK * s.h {
                         Some(f)
                     } else {
-                        // off the face settle put it on: not back onto it
-                        if self.switches[k] > 0 {
+                        // back where settle took it from: not settled
+                        // onto f again
+                        if self.switches[k] > 0 && self.before[k] == Some(b) {
                             self.before[k] = Some(f);
                         }
                         log::trace!("slave {k}: face {f} -> {b} (excess {:.3e})", self.excess[k]);
@@ -257,32 +260,33 @@ mod tests {
     use crate::fe::ElementKind;
     use std::collections::HashSet;
 
-    /// A flat 2D master of two unit segments, A over x ∈ [0, 1] and B over
-    /// [1, 2] (normals +y), and one slave node (node 3).
-    fn two_faces() -> Surface {
+    /// A flat 2D master of three unit segments, A over x ∈ [0, 1], B over
+    /// [1, 2] and C over [2, 3] (normals +y), and one slave node (node 4).
+    fn three_faces() -> Surface {
         Surface {
             dim: 2,
-            slaves: vec![3],
+            slaves: vec![4],
             weights: vec![1.0],
             master: Master::Faces(vec![
                 Element::new(ElementKind::Line2, &[1, 0]),
                 Element::new(ElementKind::Line2, &[2, 1]),
+                Element::new(ElementKind::Line2, &[3, 2]),
             ]),
             h: 1.0,
             rim_edges: HashSet::new(),
-            rim_nodes: vec![true, false, true, false],
+            rim_nodes: vec![true, false, false, true, false],
         }
     }
 
     fn at(slave: [f64; 2]) -> Vec<f64> {
-        vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, slave[0], slave[1]]
+        vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0, slave[0], slave[1]]
     }
 
     #[test]
     fn a_slave_the_slack_rule_moved_off_its_settled_face_is_not_settled_back() {
         let (a, b) = (Some(0), Some(1));
-        let s = two_faces();
-        let mut narrow = Narrow::new(&s, 4);
+        let s = three_faces();
+        let mut narrow = Narrow::new(&s, 5);
         narrow.detect(&s, &at([0.9, 0.05]), false);
         assert_eq!(narrow.held[0], a);
         // over B by 0.05, within the slack of A: held, then settled onto B
@@ -303,8 +307,8 @@ mod tests {
 
     #[test]
     fn a_slave_never_settled_still_settles_after_a_slack_switch() {
-        let s = two_faces();
-        let mut narrow = Narrow::new(&s, 4);
+        let s = three_faces();
+        let mut narrow = Narrow::new(&s, 5);
         narrow.detect(&s, &at([0.5, 0.05]), false);
         narrow.detect(&s, &at([1.3, 0.05]), true);
         assert_eq!(narrow.held[0], Some(1), "the slack rule moves it to B");
@@ -312,5 +316,22 @@ mod tests {
         assert_eq!(narrow.held[0], Some(1), "held on B within the slack");
         assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled onto A");
         assert_eq!(narrow.held[0], Some(0));
+    }
+
+    #[test]
+    fn a_slave_the_slack_rule_moved_on_to_a_third_face_still_settles() {
+        let s = three_faces();
+        let mut narrow = Narrow::new(&s, 5);
+        narrow.detect(&s, &at([0.9, 0.05]), false);
+        narrow.detect(&s, &at([1.05, 0.05]), true);
+        assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled onto B");
+        // on over C, beyond the slack of B: off B to C, not back to A
+        narrow.detect(&s, &at([2.2, 0.05]), true);
+        assert_eq!(narrow.held[0], Some(2));
+        // back over B within the slack of C: settle may take it to B
+        narrow.detect(&s, &at([1.95, 0.05]), true);
+        assert_eq!(narrow.held[0], Some(2));
+        assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled onto B");
+        assert_eq!(narrow.held[0], Some(1));
     }
 }
