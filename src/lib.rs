@@ -6,6 +6,7 @@
 //! per-contact local vectors ordered `[normal, tangent1, tangent2]`.
 
 pub mod contact;
+pub mod curve;
 pub mod driver;
 pub mod dynamics;
 pub mod fe;

@@ -77,11 +77,74 @@ pub struct Body {
     pub mass: MassKind,
 }
 
-/// Fixed components on the nodes of a group.
+/// A prescribed component of a boundary's motion (times the boundary's curve).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Drive {
+    /// `u(t) = value · c(t)` from the reference position.
+    Displacement(f64),
+    /// `v(t) = value · c(t)`, so `u(t) = value · ∫_0^t c`.
+    Velocity(f64),
+}
+
+/// A rigid rotation of a boundary group about the axis through `point`
+/// (right-handed about the unit `axis`; 2D: the z axis), at the angular
+/// velocity `ω(t) = angular_velocity · c(t)`: `x(t) = p + R(θ(t))(X − p)`,
+/// `θ(t) = angular_velocity · ∫_0^t c`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rotation {
+    pub point: [f64; 3],
+    pub axis: [f64; 3],
+    pub angular_velocity: f64,
+}
+
+/// Fixed and prescribed components on the nodes of a group. The prescribed
+/// ones hold exactly at the end of every step (positions and velocities);
+/// see [`crate::dynamics::prescribed`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Boundary {
     pub group: String,
     pub fix: [bool; 3],
+    /// Prescribed displacement or velocity per component (`None`: free, or fixed).
+    pub drive: [Option<Drive>; 3],
+    /// A rigid rotation of the group (every component prescribed).
+    pub rotation: Option<Rotation>,
+    /// The time function of `drive` and `rotation` (index into [`Model::curves`]).
+    pub curve: Option<usize>,
+}
+
+impl Boundary {
+    /// The components this boundary constrains (fixed or prescribed).
+    pub fn constrained(&self) -> [bool; 3] {
+        let all = self.rotation.is_some();
+        [0, 1, 2].map(|i| all || self.fix[i] || self.drive[i].is_some())
+    }
+
+    /// Whether it prescribes any motion (a fixed-only boundary does no work).
+    pub fn moves(&self) -> bool {
+        self.rotation.is_some() || self.drive.iter().any(|d| d.is_some())
+    }
+}
+
+/// What a `[[load]]` applies to its group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LoadKind {
+    /// A follower pressure on a surface group, positive into the body:
+    /// `f = −p ∫ N n da` on the current (midpoint) configuration.
+    Pressure(f64),
+    /// A traction of fixed direction per unit reference area (surface group).
+    Traction([f64; 3]),
+    /// A total force spread over the group's nodes: by tributary area on a
+    /// surface group, by lumped mass on a volume group, evenly otherwise.
+    Force([f64; 3]),
+}
+
+/// One `[[load]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Load {
+    pub group: String,
+    pub kind: LoadKind,
+    /// Time function (index into [`Model::curves`]); `None`: constant.
+    pub curve: Option<usize>,
 }
 
 /// A complete, checked model.
@@ -99,6 +162,10 @@ pub struct Model {
     pub gravity: [f64; 3],
     /// Contact pairs (empty: no contact).
     pub contacts: Vec<ContactSpec>,
+    /// Time functions (`[[curve]]`), named by loads, boundaries and rigid masters.
+    pub curves: Vec<crate::curve::Curve>,
+    /// External loads (`[[load]]`).
+    pub loads: Vec<Load>,
     /// The input file this model came from.
     pub source: PathBuf,
     /// What `input` found questionable but valid (keys without effect,
@@ -122,6 +189,55 @@ pub enum MasterSpec {
     Surface(String),
     /// A fixed rigid plane through `point` with unit outward `normal` (toward the slaves).
     Plane { point: [f64; 3], normal: [f64; 3] },
+    /// A rigid analytic surface, fixed or moving: a moving plane, a sphere
+    /// or a cylinder (see [`crate::contact::rigid`]).
+    Rigid(RigidSpec),
+}
+
+/// The shape of a rigid master at t = 0 (normals point toward the slaves:
+/// out of a sphere and a cylinder).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RigidShape {
+    /// Through `point`, unit `normal` toward the slave side.
+    Plane { point: [f64; 3], normal: [f64; 3] },
+    /// 2D: a circle (a cylinder along z).
+    Sphere { center: [f64; 3], radius: f64 },
+    /// 3D only: the axis through `point` along the unit `axis`.
+    Cylinder {
+        point: [f64; 3],
+        axis: [f64; 3],
+        radius: f64,
+    },
+}
+
+/// How a rigid master moves (a translation, times the master's curve).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RigidMotion {
+    Fixed,
+    /// `u(t) = velocity · ∫_0^t c`.
+    Velocity([f64; 3]),
+    /// `u(t) = displacement · c(t)`.
+    Displacement([f64; 3]),
+}
+
+/// A rigid master surface: shape, motion and the motion's curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigidSpec {
+    pub shape: RigidShape,
+    pub motion: RigidMotion,
+    /// The curve itself (a copy of the model's), `None`: constant factor 1.
+    pub curve: Option<crate::curve::Curve>,
+}
+
+impl RigidSpec {
+    /// The short name of the shape ("plane", "sphere", "cylinder").
+    pub fn kind(&self) -> &'static str {
+        match self.shape {
+            RigidShape::Plane { .. } => "plane",
+            RigidShape::Sphere { .. } => "sphere",
+            RigidShape::Cylinder { .. } => "cylinder",
+        }
+    }
 }
 
 /// How the contact constraints are enforced (Love & Laursen 2003, §3.6, and

@@ -117,5 +117,9 @@ pub fn may_touch(s: &Surface, x: &[f64], v: &[f64], dt: f64, couplings: &[Vec<us
             let approach = (-dt * dot(node_x(v, a, s.dim), *normal)).max(0.0);
             gap - approach <= s.h
         }),
+        Master::Rigid(r) => s
+            .slaves
+            .iter()
+            .any(|&a| r.may_touch(node_x(x, a, s.dim), node_x(v, a, s.dim), s.h)),
     }
 }

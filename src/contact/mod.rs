@@ -33,6 +33,7 @@ pub mod narrow;
 pub mod overlap;
 pub mod point;
 pub mod point_eval;
+pub mod rigid;
 pub mod search;
 pub mod set;
 pub mod surface;

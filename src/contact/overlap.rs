@@ -270,6 +270,20 @@ fn inside(
             }
             return Ok(out);
         }
+        Master::Rigid(r) => {
+            for &a in &s.slaves {
+                let (g, nu) = r.gap(x3[a]);
+                if g < -tol {
+                    out.push(Inside {
+                        node: a,
+                        position: x3[a],
+                        depth: -g,
+                        target: axpy(x3[a], -g, nu),
+                    });
+                }
+            }
+            return Ok(out);
+        }
         Master::Faces(faces) => faces,
     };
     let flat: Vec<f64> = x3.iter().flat_map(|p| p[..d].iter().copied()).collect();
@@ -338,6 +352,7 @@ fn pair_overlaps(model: &Model, mesh: &Mesh, i: usize) -> Result<Vec<Overlap>, O
         })?;
         let (other, body) = match &dir.master {
             MasterSpec::Plane { .. } => ("the rigid plane".to_string(), None),
+            MasterSpec::Rigid(r) => (format!("the rigid {}", r.kind()), None),
             MasterSpec::Surface(m) => {
                 let mut on = vec![false; mesh.nodes.len()];
                 if let Master::Faces(faces) = &s.master {

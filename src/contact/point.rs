@@ -31,6 +31,7 @@ use super::geometry::vec3::{axpy, cst, dot, norm, scale, sub, Vec3};
 use super::geometry::{project, project_unclamped, GeometryError, Kinematics, Location, MAX_NODES};
 use super::law::{penalty, Constraint};
 use super::narrow::{beside_rim, Narrow};
+use super::rigid::Pose;
 use super::surface::{Master, Surface};
 use crate::fe::ElementKind;
 
@@ -144,6 +145,7 @@ fn kinematics_at<T: Real>(
     setup: &PointSetup,
     x: &[[T; 3]],
     slack: f64,
+    pose: Pose,
 ) -> Result<Kinematics<T>, GeometryError> {
     let s = setup.surface;
     match (&s.master, setup.face) {
@@ -184,6 +186,7 @@ fn kinematics_at<T: Real>(
                 setup.narrow.hint(e, proj.location),
             )
         }
+        (Master::Rigid(r), _) => r.kinematics(x[0], pose),
         (Master::Faces(_), None) => unreachable!("a face is chosen before kinematics"),
     }
 }
@@ -191,7 +194,7 @@ fn kinematics_at<T: Real>(
 /// The kinematics at the end-of-step positions `x1` (slave first), as the
 /// point's evaluation takes them (the velocity update's `n+1` geometry).
 pub fn end_kinematics(setup: &PointSetup, x1: &[[f64; 3]]) -> Result<Kinematics, GeometryError> {
-    kinematics_at(setup, x1, END_SLACK)
+    kinematics_at(setup, x1, END_SLACK, Pose::End)
 }
 
 /// The point at end-of-step positions `x1` (module docs); `x0` are the
@@ -212,8 +215,15 @@ pub fn kinematics<T: Real>(
             w[a][i] = (x1[a][i] - x0[a][i]) / dt;
         }
     }
-    let km = kinematics_at(setup, &xm[..n], MID_SLACK)?;
-    let k1 = kinematics_at(setup, x1, END_SLACK)?;
+    let km = kinematics_at(setup, &xm[..n], MID_SLACK, Pose::Mid)?;
+    let k1 = kinematics_at(setup, x1, END_SLACK, Pose::End)?;
+    // a moving rigid master: the rates are the slave's relative to it
+    if let Master::Rigid(r) = &setup.surface.master {
+        let v = r.step_velocity();
+        for i in 0..3 {
+            w[0][i] = w[0][i] - v[i];
+        }
+    }
     let beside = match (&setup.surface.master, setup.face) {
         (Master::Faces(faces), Some(f)) => {
             k1.gap.re() < 0.0 && beside_rim(setup.surface, &faces[f], k1.location)

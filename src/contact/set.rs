@@ -17,7 +17,7 @@ use super::law::{classify, tangential_norm, violation, Constraint};
 use super::narrow::{on_nodes, Narrow};
 use super::point::{linearize, linearize_fd, ForceLaw, Linear, PointSetup};
 pub use super::point_eval::{Memory, PointEval};
-use super::surface::{ContactSetupError, Master, Surface};
+use super::surface::{ContactSetupError, Surface};
 use crate::linalg::BlockPattern;
 use crate::model::{ContactSpec, ContactTangent, Enforcement, MasterSpec, Model};
 use rayon::prelude::*;
@@ -228,7 +228,7 @@ impl Pair {
             .try_for_each(|(k, (lin, evaluated))| {
                 let face = narrow.held[k];
                 *evaluated = !redundant[k]
-                    && (matches!(surface.master, Master::Plane { .. }) || face.is_some());
+                    && (surface.master.is_rigid() || face.is_some());
                 if !*evaluated {
                     return Ok(());
                 }

@@ -35,6 +35,17 @@ pub enum Master {
         normal: [f64; 3],
         tangents: [[f64; 3]; 2],
     },
+    /// A rigid analytic surface that may move (plane, sphere, cylinder; the
+    /// kinematics are [`super::rigid`]'s).
+    Rigid(Box<super::rigid::Rigid>),
+}
+
+impl Master {
+    /// Whether the master is rigid (a plane or an analytic surface): its
+    /// points are evaluated without a face.
+    pub fn is_rigid(&self) -> bool {
+        !matches!(self, Master::Faces(_))
+    }
 }
 
 /// The geometry of a pair that does not change during a run.
@@ -226,10 +237,16 @@ impl Surface {
                 normal: *normal,
                 tangents: plane_tangents(*normal, dim),
             },
+            MasterSpec::Rigid(r) => {
+                let at: Vec<[f64; 3]> = slaves.iter().map(|&a| mesh.nodes[a]).collect();
+                Master::Rigid(Box::new(super::rigid::Rigid::new(r, dim, &at)))
+            }
         };
         let (rim_edges, rim_nodes) = match &master {
             Master::Faces(faces) => rim(faces, dim, mesh.nodes.len()),
-            Master::Plane { .. } => (HashSet::new(), vec![false; mesh.nodes.len()]),
+            Master::Plane { .. } | Master::Rigid(_) => {
+                (HashSet::new(), vec![false; mesh.nodes.len()])
+            }
         };
         Ok(Surface {
             dim,
@@ -246,7 +263,7 @@ impl Surface {
     pub fn n_faces(&self) -> usize {
         match &self.master {
             Master::Faces(f) => f.len(),
-            Master::Plane { .. } => 0,
+            Master::Plane { .. } | Master::Rigid(_) => 0,
         }
     }
 

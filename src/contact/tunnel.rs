@@ -99,6 +99,7 @@ impl ContactSet {
                 master: match &p.spec.master {
                     MasterSpec::Surface(m) => format!("\"{m}\""),
                     MasterSpec::Plane { .. } => "the rigid plane".to_string(),
+                    MasterSpec::Rigid(r) => format!("the rigid {}", r.kind()),
                 },
                 at,
                 depth,
@@ -120,6 +121,14 @@ fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>
             return s.slaves.iter().enumerate().find_map(|(k, &a)| {
                 let g0 = dot(sub(node_x(x0, a, d), *point), *normal);
                 let g1 = dot(sub(node_x(x1, a, d), *point), *normal);
+                (open(k) && g0 >= -bound && g1 < -bound)
+                    .then(|| (k, None, g0.max(0.0) / (g0.max(0.0) - g1), -g1))
+            });
+        }
+        Master::Rigid(r) => {
+            return s.slaves.iter().enumerate().find_map(|(k, &a)| {
+                let g0 = r.gap_at(node_x(x0, a, d), r.u0).0;
+                let g1 = r.gap_at(node_x(x1, a, d), r.u1).0;
                 (open(k) && g0 >= -bound && g1 < -bound)
                     .then(|| (k, None, g0.max(0.0) / (g0.max(0.0) - g1), -g1))
             });

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// File name of the checkpoint in the output folder.
 pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
 /// Layout version of [`Checkpoint`].
-pub const CHECKPOINT_VERSION: u32 = 1;
+pub const CHECKPOINT_VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"EMCCHK\0\x01";
 
 /// What identifies the model a checkpoint belongs to.
@@ -34,6 +34,9 @@ pub struct ModelKey {
     pub nodes: usize,
     pub bodies: Vec<String>,
     pub contacts: usize,
+    /// Digest of every key a restart must not change
+    /// ([`super::fingerprint`]).
+    pub keys: Vec<(String, u64)>,
 }
 
 /// A state in plain form.
@@ -136,18 +139,28 @@ impl Checkpoint {
         Ok(cp)
     }
 
-    /// Refuses a checkpoint of another model.
+    /// Refuses a checkpoint of another model, or of this one changed in
+    /// anything but `time.end` and the output keys (naming the first key
+    /// that differs).
     pub fn check_model(&self, key: &ModelKey, dir: &Path) -> Result<(), CheckpointError> {
-        if &self.model != key {
-            return Err(CheckpointError::Invalid {
-                file: dir.join(CHECKPOINT_FILE),
-                message: format!(
-                    "written by another model ({} in {}D, {} nodes, bodies {:?}, {} contact pairs), not this input's ({} in {}D, {} nodes, bodies {:?}, {} contact pairs)",
-                    self.model.name, self.model.dim, self.model.nodes, self.model.bodies, self.model.contacts,
-                    key.name, key.dim, key.nodes, key.bodies, key.contacts
-                ),
-            });
+        let invalid = |message: String| CheckpointError::Invalid {
+            file: dir.join(CHECKPOINT_FILE),
+            message,
+        };
+        if (&self.model.name, self.model.dim) != (&key.name, key.dim) {
+            return Err(invalid(format!(
+                "written by another model ({} in {}D, {} nodes, bodies {:?}, {} contact pairs), not this input's ({} in {}D, {} nodes, bodies {:?}, {} contact pairs)",
+                self.model.name, self.model.dim, self.model.nodes, self.model.bodies, self.model.contacts,
+                key.name, key.dim, key.nodes, key.bodies, key.contacts
+            )));
         }
-        Ok(())
+        let changed = super::fingerprint::first_difference(&self.model.keys, &key.keys)
+            .or((self.model.nodes != key.nodes).then_some("mesh"));
+        match changed {
+            Some(k) => Err(invalid(format!(
+                "the input changed since the checkpoint was written: `{k}` differs (a restart may change only time.end and the [output] keys); put `{k}` back, or start a new run without --restart"
+            ))),
+            None => Ok(()),
+        }
     }
 }

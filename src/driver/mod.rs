@@ -9,7 +9,10 @@
 pub mod balance;
 pub mod checkpoint;
 pub mod control;
+pub mod fingerprint;
 mod frame;
+pub mod intrusion;
+pub mod ledger;
 pub mod outdir;
 pub mod preflight;
 pub mod record;
@@ -25,6 +28,7 @@ pub use setup::setup;
 use crate::contact::overlap::OverlapError;
 use crate::contact::ContactSetupError;
 use crate::dynamics::forces::ForceProbe;
+use intrusion::Intruders;
 use crate::dynamics::system::SetupError;
 use crate::dynamics::{Measures, RestoreError, State, StepError, Stepper};
 use crate::linalg::LinearSolveError;
@@ -89,19 +93,21 @@ pub struct RunSummary {
     pub final_time: f64,
     pub initial: Measures,
     pub last: Measures,
-    /// `max_n |E_n + D_n − W_n − E_0| / max_n (K_n + Π_n)` (`D` the
-    /// frictional work so far, `W` the work of external forces other than
-    /// gravity, whose potential is part of `E`): independent of the
-    /// potential's zero.
+    /// `max_n |E_n + D_n − W_n − E_0| / max_n max(K_n + Π_n, |W_n|, D_n)`
+    /// (`D` the frictional work so far, `W` the work of external forces
+    /// other than gravity, whose potential is part of `E`): independent of
+    /// the potential's zero.
     pub max_energy_drift: f64,
     /// Total frictional work `Σ Δt w j D` and velocity-update defect.
     pub dissipation: f64,
     pub update_defect: f64,
     /// Largest penetration of an active contact point at a converged step.
     pub max_penetration: f64,
-    /// `max_n |L_n − L_0| / max(|L_0|, Σ_A |(Mv)_A|)`.
+    /// The momentum ledger: `max_n |L_n − L_0 − I_n|` (`I` the external
+    /// impulse so far, zero for a free model) over the momentum scale
+    /// `max_n max(|L_n|, Σ_A |(Mv)_A|, the step's impulse size)`.
     pub max_linear_drift: f64,
-    /// `max_n |J_n − J_0| / max(|J_0|, Σ_A |x_A × (Mv)_A|)`.
+    /// The same for `J` about the origin.
     pub max_angular_drift: f64,
     pub newton_iterations: usize,
     /// Every step's Newton residual history in this process (for tests of
@@ -211,6 +217,7 @@ fn model_key(model: &Model) -> ModelKey {
         nodes: model.mesh.nodes.len(),
         bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
         contacts: model.contacts.len(),
+        keys: fingerprint::fingerprint(model),
     }
 }
 
@@ -236,7 +243,8 @@ fn start<const D: usize>(
     let (mut stepper, state) = setup::<D>(model)?;
     if !opts.restart {
         outdir::prepare(out, opts.overwrite)?;
-        let rec = Recorder::create(model, &stepper, &state, out, opts.vtk)?;
+        let mut rec = Recorder::create(model, &stepper, &state, out, opts.vtk)?;
+        rec.balance.last_force = ledger::initial_force(&stepper, &state);
         return Ok((stepper, state, new_control(model), rec));
     }
     let cp = Checkpoint::read(out)?;
@@ -277,6 +285,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
     let out = model.output.dir.clone();
     let (mut stepper, mut state, mut control, mut rec) = start::<D>(model, opts, &out)?;
     let mut probe = ForceProbe::new(model);
+    let mut intruders = Intruders::new(model, &model.mesh, &stepper.contacts);
+    intruders.found.clone_from(&rec.balance.intrusions);
     let progress = ProgressReport::new(opts.progress, &control, state.t);
     let mut residual_histories = Vec::new();
     let mut interrupted = false;
@@ -298,7 +308,21 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
                     source,
                 }
             })?;
-            rec.step(&stepper, &model.gravity, &state, &s1, h, &report, &forces)?;
+            let owed = ledger::step(
+                model,
+                &stepper,
+                &state,
+                &s1,
+                h,
+                &forces,
+                &report,
+                rec.balance.last_force,
+            );
+            for line in intruders.check(&s1.x, D, s1.t, &stepper.contacts) {
+                log::warn!("penetration: {line}");
+            }
+            rec.balance.intrusions.clone_from(&intruders.found);
+            rec.step(&stepper, &model.gravity, &state, &s1, h, &report, &forces, &owed)?;
             residual_histories.push(report.residual_history);
             state = s1;
             let landed = control.next_target > targets;
@@ -353,8 +377,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         dissipation: b.dissipation,
         update_defect: b.defect,
         max_penetration: b.max_penetration,
-        max_linear_drift: b.max_linear_drift,
-        max_angular_drift: b.max_angular_drift,
+        max_linear_drift: b.linear_drift(),
+        max_angular_drift: b.angular_drift(),
         newton_iterations: b.newton_iterations,
         residual_histories,
         balance: b,

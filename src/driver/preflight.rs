@@ -238,7 +238,7 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
             Some(spec.slave.as_str()),
             match &spec.master {
                 MasterSpec::Surface(m) => Some(m.as_str()),
-                MasterSpec::Plane { .. } => None,
+                MasterSpec::Plane { .. } | MasterSpec::Rigid(_) => None,
             },
         ]
         .into_iter()

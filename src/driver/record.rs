@@ -4,6 +4,7 @@
 
 use super::balance::Balance;
 use super::frame::write_frame;
+use super::ledger::StepLedger;
 use crate::dynamics::forces::StepForces;
 use crate::dynamics::measures::measure_bodies;
 use crate::dynamics::{Measures, State, StepReport, Stepper};
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The columns of `history.csv` (a contract: scripts read them by name).
-pub const HISTORY_COLUMNS: [&str; 28] = [
+pub const HISTORY_COLUMNS: [&str; 36] = [
     "t",
     "dt",
     "kinetic",
@@ -42,7 +43,30 @@ pub const HISTORY_COLUMNS: [&str; 28] = [
     "linear_iterations",
     "factorizations",
     "chord_iterations",
+    "impulse_x",
+    "impulse_y",
+    "impulse_z",
+    "angular_impulse_x",
+    "angular_impulse_y",
+    "angular_impulse_z",
+    "impulse_size",
+    "angular_impulse_size",
 ];
+
+/// Columns of `history.csv` that hold counts (written as integers).
+const HISTORY_INTEGERS: [&str; 8] = [
+    "newton_iterations",
+    "active",
+    "stick",
+    "slip",
+    "contact_restarts",
+    "linear_iterations",
+    "factorizations",
+    "chord_iterations",
+];
+
+/// Columns of `contacts.csv` that hold counts.
+const CONTACT_INTEGERS: [&str; 3] = ["active", "stick", "slip"];
 
 /// Columns of `bodies.csv` (one row per step and body; `j` and `w` about the
 /// body's centre of mass `x, y, z`).
@@ -112,6 +136,7 @@ fn pair_name(model: &Model, i: usize) -> String {
     match &c.master {
         MasterSpec::Surface(m) => format!("{}:{m}", c.slave),
         MasterSpec::Plane { .. } => format!("{}:plane", c.slave),
+        MasterSpec::Rigid(r) => format!("{}:{}", c.slave, r.kind()),
     }
 }
 
@@ -123,8 +148,9 @@ fn supports<const D: usize>(stepper: &Stepper<D>, model: &Model) -> Vec<Support>
     let mut out = Vec::new();
     for (b, bc) in model.boundaries.iter().enumerate() {
         let mut dofs = Vec::new();
+        let constrained = bc.constrained();
         for a in model.mesh.group_nodes(&bc.group).unwrap_or_default() {
-            for i in (0..D).filter(|&i| bc.fix[i]) {
+            for i in (0..D).filter(|&i| constrained[i]) {
                 if owner[a * D + i] == usize::MAX {
                     owner[a * D + i] = b;
                     dofs.push(a * D + i);
@@ -163,13 +189,17 @@ impl Recorder {
         let mut rec = Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?,
+            history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?
+                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
             bodies: CsvWriter::create(&out.join(BODIES), &BODY_COLUMNS)?,
             reactions: (!supports.is_empty())
                 .then(|| CsvWriter::create(&out.join(REACTIONS), &REACTION_COLUMNS))
                 .transpose()?,
             contacts: (!model.contacts.is_empty())
-                .then(|| CsvWriter::create(&out.join(CONTACTS), &CONTACT_COLUMNS))
+                .then(|| {
+                    CsvWriter::create(&out.join(CONTACTS), &CONTACT_COLUMNS)
+                        .map(|w| w.with_integers(&CONTACT_COLUMNS, &CONTACT_INTEGERS))
+                })
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             pair_names: (0..model.contacts.len())
@@ -182,7 +212,7 @@ impl Recorder {
             pair_work: vec![0.0; model.contacts.len()],
             last_reaction: None,
         };
-        rec.history_row(0.0, 0.0, &m0, &StepReport::default())?;
+        rec.history_row(0.0, 0.0, &m0, &StepReport::default(), &StepLedger::default())?;
         rec.body_rows(stepper, s0)?;
         rec.frame(stepper, s0)?;
         Ok(rec)
@@ -206,13 +236,17 @@ impl Recorder {
         Ok(Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?,
+            history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?
+                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
             bodies: open(BODIES, &BODY_COLUMNS, snap.csv_len[1])?,
             reactions: (snap.csv_len[2] > 0)
                 .then(|| open(REACTIONS, &REACTION_COLUMNS, snap.csv_len[2]))
                 .transpose()?,
             contacts: (snap.csv_len[3] > 0)
-                .then(|| open(CONTACTS, &CONTACT_COLUMNS, snap.csv_len[3]))
+                .then(|| {
+                    open(CONTACTS, &CONTACT_COLUMNS, snap.csv_len[3])
+                        .map(|w| w.with_integers(&CONTACT_COLUMNS, &CONTACT_INTEGERS))
+                })
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             pair_names: (0..model.contacts.len())
@@ -248,6 +282,7 @@ impl Recorder {
     }
 
     /// Records one accepted step of size `dt` ending in `s`.
+    #[allow(clippy::too_many_arguments)]
     pub fn step<const D: usize>(
         &mut self,
         stepper: &Stepper<D>,
@@ -257,10 +292,11 @@ impl Recorder {
         dt: f64,
         report: &StepReport,
         forces: &StepForces,
+        ledger: &StepLedger,
     ) -> Result<(), OutputError> {
         let m = measure_state(stepper, s, gravity, &self.out)?;
-        self.balance.step(m, report);
-        self.history_row(s.t, dt, &m, report)?;
+        self.balance.step(m, report, ledger);
+        self.history_row(s.t, dt, &m, report, ledger)?;
         self.body_rows(stepper, s)?;
         self.force_rows::<D>(s0, s, forces)?;
         self.last_reaction = Some(forces.reaction.clone());
@@ -273,6 +309,7 @@ impl Recorder {
         dt: f64,
         m: &Measures,
         r: &StepReport,
+        l: &StepLedger,
     ) -> Result<(), OutputError> {
         let b = &self.balance;
         self.history.row(&[
@@ -304,6 +341,14 @@ impl Recorder {
             r.linear_iterations as f64,
             r.factorizations as f64,
             r.chord_iterations as f64,
+            b.impulse[0],
+            b.impulse[1],
+            b.impulse[2],
+            b.angular_impulse[0],
+            b.angular_impulse[1],
+            b.angular_impulse[2],
+            l.impulse_size,
+            l.angular_impulse_size,
         ])
     }
 

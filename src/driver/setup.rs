@@ -3,6 +3,7 @@
 
 use super::RunError;
 use crate::contact::{overlap, ContactSet};
+use crate::dynamics::drive::Drive;
 use crate::dynamics::{State, Stepper, System};
 use crate::model::Model;
 
@@ -62,11 +63,15 @@ pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunEr
         }
     };
     let sys = System::<D>::new(model)?;
-    let (x0, v0) = initial_motion(&sys, model);
+    let (mut x0, v0) = initial_motion(&sys, model);
+    let drive = Drive::new(model, &sys);
+    // prescribed positions hold from t = 0 on
+    drive.prescribed.set_positions(0.0, &mut x0);
     let mut stepper = Stepper::new(sys, model.time.integrator, model.solver, model.gravity)?;
     stepper.contacts = ContactSet::new(model, D)?;
     stepper.dump_contact = model.output.contact_problems.clone();
-    let state = stepper
+    stepper.drive = drive;
+    let mut state = stepper
         .initial_state(x0, v0)
         .map_err(|source| RunError::StepFailed {
             t: 0.0,
@@ -74,5 +79,9 @@ pub fn setup<const D: usize>(model: &Model) -> Result<(Stepper<D>, State), RunEr
             cutbacks: 0,
             source,
         })?;
+    stepper
+        .drive
+        .prescribed
+        .set_velocities(0.0, &mut state.v, true);
     Ok((stepper, state))
 }

@@ -154,7 +154,9 @@ impl ForceProbe {
         let dx: Vec<f64> = (0..n).map(|i| s1.x[i] - x_hat[i]).collect();
         sys.mass_times(&dx, &mut self.inertia);
         let mut g = vec![0.0; n];
-        sys.gravity_force(&stepper.gravity, &mut g);
+        stepper
+            .drive
+            .external_force::<D>(stepper.integrator, s0.t, dt, &s0.x, &s1.x, &mut g);
         for i in (0..n).filter(|&i| sys.fixed[i]) {
             out.reaction[i] = cm * self.inertia[i] + self.f_int[i] - out.contact[i] - g[i];
         }

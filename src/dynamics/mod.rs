@@ -7,10 +7,13 @@
 pub mod active;
 mod chord;
 pub mod defect;
+pub mod drive;
 pub mod forces;
 pub mod info;
+pub mod loads;
 pub mod measures;
 pub mod newton;
+pub mod prescribed;
 mod retry;
 pub mod step;
 pub mod system;

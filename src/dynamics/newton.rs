@@ -156,6 +156,8 @@ impl<const D: usize> Stepper<D> {
             }
             self.timing.contact += started.elapsed().as_secs_f64();
         }
+        self.drive_loads(x0, x1, multipliers);
+        let sys = &self.sys;
         for i in 0..self.r.len() {
             self.r[i] = x1[i] - self.x_hat[i];
         }

@@ -82,6 +82,10 @@ pub struct StepReport {
     /// Chord iterations: corrections that refactored the contact block of
     /// the Newton matrix alone ([`super::chord`]).
     pub chord_iterations: usize,
+    /// Velocity changes beyond the step's forces: the prescribed end
+    /// velocities and the velocity update's impulses through supports and
+    /// rigid masters ([`super::drive`]).
+    pub jump: super::prescribed::Jump,
 }
 
 /// Where a stepper's time went, summed over its life.
@@ -174,6 +178,8 @@ pub struct Stepper<const D: usize> {
     /// Write every contact subproblem as an FCLIB file into this folder.
     pub dump_contact: Option<std::path::PathBuf>,
     pub(super) dump_count: usize,
+    /// Loads, prescribed motion, the step's time ([`super::drive`]).
+    pub drive: super::drive::Drive,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -232,6 +238,7 @@ impl<const D: usize> Stepper<D> {
             contact_possible: false,
             dump_contact: None,
             dump_count: 0,
+            drive: Default::default(),
         })
     }
 
@@ -288,6 +295,7 @@ impl<const D: usize> Stepper<D> {
     }
 
     fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        self.drive_begin(s0, dt);
         self.predict(s0, dt);
         self.detect(s0, dt)?;
         // Where contact may happen in this step, Newton starts from the
@@ -300,6 +308,7 @@ impl<const D: usize> Stepper<D> {
         } else {
             self.x_hat.clone()
         };
+        self.drive_positions(&mut x1);
         let mut report = StepReport::default();
         self.newton(s0, &mut x1, dt, &mut report)?;
         if let Some(t) = self.contacts.tunnelling(&s0.x, &x1) {
@@ -307,11 +316,13 @@ impl<const D: usize> Stepper<D> {
         }
         let mut v1 = vec![0.0; x1.len()];
         let a1 = self.velocities(s0, &x1, dt, &mut v1);
+        report.jump = self.drive_velocities(s0, &x1, dt, &mut v1);
         self.contact_statistics(dt, &mut report);
         if self.integrator == Integrator::EnergyMomentum {
             let u = self.velocity_update(&x1, dt, &mut v1)?;
             self.check_defect(s0, &x1, &v1, &u)?;
             report.update_defect += u.defect;
+            report.jump = report.jump.plus(&u.impulse);
         }
         Ok((
             State {

@@ -55,7 +55,7 @@ pub struct System<const D: usize> {
     pub lumped: Vec<f64>,
     /// Consistent mass values on `pattern` (`D×D` identity blocks), when used.
     pub consistent: Option<Vec<f64>>,
-    /// Fixed dofs.
+    /// Constrained dofs: fixed, prescribed, or of a node of no body.
     pub fixed: Vec<bool>,
     /// Positions of entries in fixed rows or columns, and of fixed diagonals.
     fixed_entries: Vec<usize>,
@@ -192,13 +192,16 @@ impl<const D: usize> System<D> {
                 }
             }
         }
+        // fixed and prescribed components alike: Newton does not move them
+        // (a prescribed one is set before Newton, `super::prescribed`)
         for bc in &model.boundaries {
+            let constrained = bc.constrained();
             for a in mesh
                 .group_nodes(&bc.group)
                 .expect("input checked the group exists")
             {
                 for i in 0..D {
-                    if bc.fix[i] {
+                    if constrained[i] {
                         sys.fixed[a * D + i] = true;
                     }
                 }

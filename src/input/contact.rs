@@ -1,7 +1,8 @@
 //! `[[contact]]`: pairs, their checks, and the keys that have no effect.
 
 use super::raw::RawContact;
-use super::{missing_group, Ctx, InputError};
+use super::{missing_group, rigid, Ctx, InputError};
+use crate::curve::Curve;
 use crate::mesh::Mesh;
 use crate::model::{
     ContactSpec, ContactTangent, Enforcement, InitialOverlap, Integrator, MasterSpec, Warning,
@@ -101,43 +102,47 @@ pub(super) fn build_contact(
     i: usize,
     dim: usize,
     mesh: &Mesh,
+    curves: &[Curve],
 ) -> Result<ContactSpec, InputError> {
     let key = format!("contact[{i}]");
     let slave = surface_group(ctx, &c.slave, &format!("{key}.slave"), dim, mesh)?;
-    let master = match (&c.master, &c.master_plane) {
-        (Some(m), None) => {
-            MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?)
-        }
-        (None, Some(p)) => {
-            let plane = p.get_ref();
-            let point = ctx.vector(&plane.point, &format!("{key}.master_plane.point"), dim)?;
-            let normal = ctx.vector(&plane.normal, &format!("{key}.master_plane.normal"), dim)?;
-            let len = normal.iter().map(|v| v * v).sum::<f64>().sqrt();
-            if len == 0.0 {
-                return ctx.err(
-                    Some(plane.normal.span()),
-                    format!("{key}.master_plane.normal"),
-                    "must not be the zero vector",
-                );
-            }
-            MasterSpec::Plane {
-                point,
-                normal: [normal[0] / len, normal[1] / len, normal[2] / len],
-            }
-        }
-        (Some(m), Some(_)) => {
-            return ctx.err(
-                Some(m.span()),
-                format!("{key}.master"),
-                "give either `master` or `master_plane`, not both",
-            )
-        }
-        (None, None) => {
+    let given = [
+        c.master.as_ref().map(|m| ("master", m.span())),
+        c.master_plane.as_ref().map(|m| ("master_plane", m.span())),
+        c.master_sphere.as_ref().map(|m| ("master_sphere", m.span())),
+        c.master_cylinder.as_ref().map(|m| ("master_cylinder", m.span())),
+    ];
+    let mut given = given.into_iter().flatten();
+    let master = match (given.next(), given.next()) {
+        (None, _) => {
             return ctx.err(
                 Some(c.slave.span()),
                 format!("{key}.master"),
-                "missing: give `master` or `master_plane`",
+                "missing: give `master`, `master_plane`, `master_sphere` or `master_cylinder`",
             )
+        }
+        (Some(_), Some((second, span))) => {
+            return ctx.err(
+                Some(span),
+                format!("{key}.{second}"),
+                "give one master: `master`, `master_plane`, `master_sphere` or `master_cylinder`",
+            )
+        }
+        (Some(("master", _)), None) => {
+            let m = c.master.as_ref().expect("given");
+            MasterSpec::Surface(surface_group(ctx, m, &format!("{key}.master"), dim, mesh)?)
+        }
+        (Some(("master_plane", _)), None) => {
+            let p = c.master_plane.as_ref().expect("given");
+            rigid::plane(ctx, p, &format!("{key}.master_plane"), dim, curves)?
+        }
+        (Some(("master_sphere", _)), None) => {
+            let s = c.master_sphere.as_ref().expect("given");
+            rigid::sphere(ctx, s, &format!("{key}.master_sphere"), dim, curves)?
+        }
+        (Some(_), None) => {
+            let s = c.master_cylinder.as_ref().expect("given");
+            rigid::cylinder(ctx, s, &format!("{key}.master_cylinder"), dim, curves)?
         }
     };
     if let MasterSpec::Surface(m) = &master {
@@ -256,12 +261,12 @@ pub(super) fn build_contact(
         // other side's depth measured
         (None, MasterSpec::Surface(_)) if enforcement == Enforcement::AugmentedLagrangian => 1,
         (None, MasterSpec::Surface(_)) => 2,
-        (None, MasterSpec::Plane { .. }) => 1,
-        (Some(p), MasterSpec::Plane { .. }) if *p.get_ref() != 1 => {
+        (None, MasterSpec::Plane { .. } | MasterSpec::Rigid(_)) => 1,
+        (Some(p), MasterSpec::Plane { .. } | MasterSpec::Rigid(_)) if *p.get_ref() != 1 => {
             return ctx.err(
                 Some(p.span()),
                 format!("{key}.passes"),
-                "a rigid plane has no nodes to check: passes must be 1",
+                "a rigid master has no nodes to check: passes must be 1",
             )
         }
         (Some(p), _) if matches!(*p.get_ref(), 1 | 2) => *p.get_ref() as u8,

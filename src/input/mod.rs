@@ -5,11 +5,15 @@
 //! The keys are documented once, in [`KEYS`], which `docs/input.md` reproduces.
 
 mod body;
+mod boundary;
 pub mod budget;
 mod contact;
+mod curve;
 mod generate;
 mod keys;
+mod load;
 mod raw;
+mod rigid;
 
 use body::build_body;
 use contact::{build_contact, contact_warnings};
@@ -21,7 +25,7 @@ pub use keys::{markdown, KEYS};
 
 use crate::linalg::LinearMethod;
 use crate::mesh::{self, Mesh};
-use crate::model::{Boundary, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
+use crate::model::{Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -326,43 +330,19 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         bodies.push(build_body(ctx, b, i, dim, &mesh, &bodies)?);
     }
 
+    // [[curve]], before everything that names a curve
+    let curves = curve::build_curves(ctx, &raw.curve)?;
+
     // [[boundary]]
     let mut boundaries = Vec::new();
     for (i, b) in raw.boundary.iter().enumerate() {
-        let key = format!("boundary[{i}]");
-        let group = b.group.get_ref();
-        if mesh.group(group).is_none() {
-            return ctx.err(
-                Some(b.group.span()),
-                format!("{key}.group"),
-                missing_group(group, &mesh),
-            );
-        }
-        let mut fix = [false; 3];
-        for c in b.fix.get_ref() {
-            let axis = match c.as_str() {
-                "x" => 0,
-                "y" => 1,
-                "z" if dim == 3 => 2,
-                _ => {
-                    let allowed = if dim == 2 {
-                        "\"x\", \"y\""
-                    } else {
-                        "\"x\", \"y\", \"z\""
-                    };
-                    return ctx.err(
-                        Some(b.fix.span()),
-                        format!("{key}.fix"),
-                        format!("unknown component \"{c}\" (expected any of {allowed})"),
-                    );
-                }
-            };
-            fix[axis] = true;
-        }
-        boundaries.push(Boundary {
-            group: group.clone(),
-            fix,
-        });
+        boundaries.push(boundary::build_boundary(ctx, b, i, dim, &mesh, &curves)?);
+    }
+
+    // [[load]]
+    let mut loads = Vec::new();
+    for (i, l) in raw.load.iter().enumerate() {
+        loads.push(load::build_load(ctx, l, i, dim, &mesh, &curves)?);
     }
 
     // [gravity]
@@ -374,7 +354,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
     // [[contact]]
     let mut contacts = Vec::new();
     for (i, c) in raw.contact.iter().enumerate() {
-        contacts.push(build_contact(ctx, c, i, dim, &mesh)?);
+        contacts.push(build_contact(ctx, c, i, dim, &mesh, &curves)?);
     }
 
     let mut warnings = Vec::new();
@@ -392,6 +372,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
     for (i, (c, spec)) in raw.contact.iter().zip(&contacts).enumerate() {
         contact_warnings(ctx, c, spec, i, integrator, &mut warnings);
     }
+    boundary::overlap_warnings(ctx, &raw.boundary, &boundaries, &mesh, &mut warnings);
 
     mesh.check_elements().map_err(|e| InputError {
         file: ctx.file.to_path_buf(),
@@ -427,6 +408,8 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         boundaries,
         gravity,
         contacts,
+        curves,
+        loads,
         source: ctx.file.to_path_buf(),
         warnings,
     })

@@ -21,6 +21,10 @@ pub struct RawInput {
     pub gravity: Option<RawGravity>,
     #[serde(default)]
     pub contact: Vec<RawContact>,
+    #[serde(default)]
+    pub curve: Vec<RawCurve>,
+    #[serde(default)]
+    pub load: Vec<RawLoad>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,7 +126,45 @@ pub struct RawBody {
 #[serde(deny_unknown_fields)]
 pub struct RawBoundary {
     pub group: Spanned<String>,
-    pub fix: Spanned<Vec<String>>,
+    pub fix: Option<Spanned<Vec<String>>>,
+    pub displacement: Option<Spanned<RawComponents>>,
+    pub velocity: Option<Spanned<RawComponents>>,
+    pub rotation: Option<Spanned<RawRotation>>,
+    pub curve: Option<Spanned<String>>,
+}
+
+/// `{ x = .., y = .., z = .. }`, any subset.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawComponents {
+    pub x: Option<f64>,
+    pub y: Option<f64>,
+    pub z: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRotation {
+    pub point: Spanned<Vec<f64>>,
+    pub axis: Option<Spanned<Vec<f64>>>,
+    pub angular_velocity: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCurve {
+    pub name: Spanned<String>,
+    pub points: Spanned<Vec<Vec<f64>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLoad {
+    pub group: Spanned<String>,
+    pub pressure: Option<Spanned<f64>>,
+    pub traction: Option<Spanned<Vec<f64>>>,
+    pub force: Option<Spanned<Vec<f64>>>,
+    pub curve: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,6 +178,30 @@ pub struct RawGravity {
 pub struct RawPlane {
     pub point: Spanned<Vec<f64>>,
     pub normal: Spanned<Vec<f64>>,
+    pub velocity: Option<Spanned<Vec<f64>>>,
+    pub displacement: Option<Spanned<Vec<f64>>>,
+    pub curve: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSphere {
+    pub center: Spanned<Vec<f64>>,
+    pub radius: Spanned<f64>,
+    pub velocity: Option<Spanned<Vec<f64>>>,
+    pub displacement: Option<Spanned<Vec<f64>>>,
+    pub curve: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCylinder {
+    pub point: Spanned<Vec<f64>>,
+    pub axis: Spanned<Vec<f64>>,
+    pub radius: Spanned<f64>,
+    pub velocity: Option<Spanned<Vec<f64>>>,
+    pub displacement: Option<Spanned<Vec<f64>>>,
+    pub curve: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -144,6 +210,8 @@ pub struct RawContact {
     pub slave: Spanned<String>,
     pub master: Option<Spanned<String>>,
     pub master_plane: Option<Spanned<RawPlane>>,
+    pub master_sphere: Option<Spanned<RawSphere>>,
+    pub master_cylinder: Option<Spanned<RawCylinder>>,
     pub friction: Option<Spanned<f64>>,
     pub enforcement: Option<Spanned<String>>,
     pub penalty: Option<Spanned<f64>>,

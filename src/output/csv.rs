@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct CsvWriter {
     columns: usize,
+    /// Header columns written as integers (counts), by header index.
+    integers: Vec<bool>,
     file: std::fs::File,
     path: PathBuf,
     /// The row being written.
@@ -39,6 +41,7 @@ impl CsvWriter {
         let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
         let mut w = CsvWriter {
             columns: header.len(),
+            integers: vec![false; header.len()],
             file,
             path: path.to_path_buf(),
             line: Vec::with_capacity(512),
@@ -77,11 +80,24 @@ impl CsvWriter {
             .map_err(|e| io_error(path, e))?;
         Ok(CsvWriter {
             columns: header.len(),
+            integers: vec![false; header.len()],
             file,
             path: path.to_path_buf(),
             line: Vec::with_capacity(512),
             len,
         })
+    }
+
+    /// Writes the columns named `names` as integers (counts: `3`, not
+    /// `3e0`); a value there that is not a whole number is written as a
+    /// number all the same. Names not in the header are ignored.
+    pub fn with_integers(mut self, header: &[&str], names: &[&str]) -> CsvWriter {
+        for (i, h) in header.iter().enumerate() {
+            if names.contains(h) {
+                self.integers[i] = true;
+            }
+        }
+        self
     }
 
     /// Number of columns (header fields).
@@ -112,7 +128,11 @@ impl CsvWriter {
                 ),
             ));
         }
-        self.finish_line(|f| write_numbers(f, row))
+        let ints = std::mem::take(&mut self.integers);
+        let mut line = std::mem::take(&mut self.line);
+        let result = self.finish_line_in(&mut line, |f| write_numbers(f, row, &ints));
+        (self.line, self.integers) = (line, ints);
+        result
     }
 
     /// Like `row`, with a text field (e.g. a body name) as column `at`.
@@ -140,8 +160,10 @@ impl CsvWriter {
             ));
         }
         check_cell(&self.path, "text field", text)?;
-        self.finish_line(|f| {
-            write_numbers(f, &row[..at])?;
+        let ints = std::mem::take(&mut self.integers);
+        let mut line = std::mem::take(&mut self.line);
+        let result = self.finish_line_in(&mut line, |f| {
+            write_numbers(f, &row[..at], &ints[..at])?;
             if at > 0 {
                 f.write_all(b",")?;
             }
@@ -149,8 +171,10 @@ impl CsvWriter {
             if at < row.len() {
                 f.write_all(b",")?;
             }
-            write_numbers(f, &row[at..])
-        })
+            write_numbers(f, &row[at..], &ints[at + 1..])
+        });
+        (self.line, self.integers) = (line, ints);
+        result
     }
 
     /// Formats one line with `body` plus the line end, then writes it in one
@@ -159,12 +183,24 @@ impl CsvWriter {
         &mut self,
         body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
     ) -> Result<(), OutputError> {
-        self.line.clear();
-        body(&mut self.line).map_err(|e| io_error(&self.path, e))?;
-        self.line.push(b'\n');
-        match self.file.write_all(&self.line) {
+        let mut line = std::mem::take(&mut self.line);
+        let result = self.finish_line_in(&mut line, body);
+        self.line = line;
+        result
+    }
+
+    /// [`CsvWriter::finish_line`] with the line buffer taken out of `self`.
+    fn finish_line_in(
+        &mut self,
+        line: &mut Vec<u8>,
+        body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+    ) -> Result<(), OutputError> {
+        line.clear();
+        body(line).map_err(|e| io_error(&self.path, e))?;
+        line.push(b'\n');
+        match self.file.write_all(line) {
             Ok(()) => {
-                self.len += self.line.len() as u64;
+                self.len += line.len() as u64;
                 Ok(())
             }
             Err(e) => {
@@ -178,13 +214,19 @@ impl CsvWriter {
     }
 }
 
-/// Writes `values` comma-separated in round-trip form (no allocation).
-fn write_numbers(f: &mut impl Write, values: &[f64]) -> std::io::Result<()> {
+/// Writes `values` comma-separated in round-trip form, those flagged in
+/// `integers` that are whole numbers as integers (no allocation).
+fn write_numbers(f: &mut impl Write, values: &[f64], integers: &[bool]) -> std::io::Result<()> {
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             f.write_all(b",")?;
         }
-        write!(f, "{v:e}")?;
+        let whole = v.fract() == 0.0 && v.abs() < 9.0e15;
+        if integers.get(i).copied().unwrap_or(false) && whole {
+            write!(f, "{}", *v as i64)?;
+        } else {
+            write!(f, "{v:e}")?;
+        }
     }
     Ok(())
 }

@@ -106,6 +106,12 @@ pub struct UpdateOutcome {
     pub node: Option<usize>,
     /// `Σ_l |c_l|`: the size of the step's contact work the update balances.
     pub work: f64,
+    /// The momenta the impulses add: `Σ_l κ_l Σ_A w j G^l_A` over the free
+    /// dofs (and its moment at `x_{n+1}`). Between deformable bodies it is
+    /// zero (`Σ_A G_A = 0`, `Σ_A x_A × G_A = 0`, DESIGN §5) except for the
+    /// part a support takes (a constrained node of a contact element); on a
+    /// rigid master's slave it is the master's impulse.
+    pub impulse: crate::dynamics::prescribed::Jump,
 }
 
 /// Applies the velocity update to `v1` (module docs).
@@ -147,10 +153,15 @@ pub fn apply<const D: usize>(
     let b: Vec<f64> = points
         .iter()
         .map(|p| {
+            // the free dofs only: the update moves no other (a prescribed
+            // dof's velocity is not changed by it, so it adds no energy)
             let mut s = 0.0;
             for a in 0..p.n {
                 for i in 0..D {
-                    s += p.g[a][i] * v1[p.nodes[a] * D + i];
+                    let dof = p.nodes[a] * D + i;
+                    if !fixed[dof] {
+                        s += p.g[a][i] * v1[dof];
+                    }
                 }
             }
             s
@@ -170,13 +181,49 @@ pub fn apply<const D: usize>(
             v1[dof] += imp.kappa[l] * v;
         }
     }
+    let impulse = momenta::<D>(&points, &imp.kappa, fixed, x1);
     Ok(UpdateOutcome {
         defect: imp.defect,
         points: np,
         unsolved: imp.unsolved.len(),
         node: imp.unsolved.first().map(|&l| points[l].nodes[0]),
         work: c.iter().map(|v| v.abs()).sum(),
+        impulse,
     })
+}
+
+/// [`UpdateOutcome::impulse`]: the impulses `κ_l w j G^l` at the free dofs.
+fn momenta<const D: usize>(
+    points: &[UpdatePoint],
+    kappa: &[f64],
+    fixed: &[bool],
+    x1: &[f64],
+) -> crate::dynamics::prescribed::Jump {
+    let mut out = crate::dynamics::prescribed::Jump::default();
+    for (p, &k) in points.iter().zip(kappa) {
+        for a in 0..p.n {
+            let node = p.nodes[a];
+            let mut g = [0.0; 3];
+            for i in (0..D).filter(|&i| !fixed[node * D + i]) {
+                g[i] = k * p.g[a][i];
+            }
+            let x = node_x(x1, node, D);
+            let j = [
+                x[1] * g[2] - x[2] * g[1],
+                x[2] * g[0] - x[0] * g[2],
+                x[0] * g[1] - x[1] * g[0],
+            ];
+            for i in 0..3 {
+                out.linear[i] += g[i];
+                out.angular[i] += j[i];
+            }
+        }
+        // the size of the point's impulse (not of its sum over the nodes,
+        // which vanishes between deformable bodies)
+        let g0 = p.g[0];
+        out.linear_size += k.abs() * (g0[0] * g0[0] + g0[1] * g0[1] + g0[2] * g0[2]).sqrt();
+    }
+    out
 }
 
 /// `y_l = M⁻¹ (w j G^l)` restricted to free dofs, sparse and sorted.

@@ -1,0 +1,226 @@
+//! What drives a model from outside, as the time step sees it: the loads
+//! ([`super::loads`]), the prescribed motion ([`super::prescribed`]) and the
+//! moving rigid masters ([`crate::contact::rigid`]), with the hooks the step
+//! calls:
+//!
+//! * [`Stepper::drive_begin`] at the start of a step: the step's time for
+//!   the loads, the rigid masters placed at `t_n` and `t_{n+1}`;
+//! * [`Stepper::drive_positions`] before Newton: the prescribed positions
+//!   at `t_{n+1}`;
+//! * [`Stepper::drive_loads`] in every residual evaluation: `f_ext` =
+//!   gravity + loads at the iterate, their tangent;
+//! * [`Stepper::drive_velocities`] after Newton: the prescribed velocities
+//!   at `t_{n+1}`, and the jump they make ([`Jump`]).
+
+use super::loads::Loads;
+use super::prescribed::{Jump, Prescribed};
+use super::step::{State, Stepper};
+use super::system::System;
+use crate::contact::surface::Master;
+use crate::model::{Integrator, Model};
+
+/// Loads, prescribed motion and the step's time.
+#[derive(Debug, Clone, Default)]
+pub struct Drive {
+    pub loads: Loads,
+    pub prescribed: Prescribed,
+    /// Gravity `m_A g` at every dof (the supports' dofs included).
+    gravity: Vec<f64>,
+    /// The current step: `t_n` and `Δt`.
+    t0: f64,
+    dt: f64,
+    /// Scratch: the midpoint configuration, the momenta of a velocity jump.
+    xm: Vec<f64>,
+    scratch: Vec<f64>,
+}
+
+impl Drive {
+    /// The drive of `model` on `sys`.
+    pub fn new<const D: usize>(model: &Model, sys: &System<D>) -> Drive {
+        let mut gravity = vec![0.0; sys.n_dofs()];
+        sys.gravity_force(&model.gravity, &mut gravity);
+        Drive {
+            loads: Loads::new(model, sys),
+            prescribed: Prescribed::new(model, &sys.xref, D),
+            gravity,
+            t0: 0.0,
+            dt: 0.0,
+            xm: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The time and configuration weight where `integrator` evaluates the
+    /// loads of the step `x0 → x1` (DESIGN §4.1): `(t, s)` with the
+    /// configuration `x0 + s (x1 − x0)`.
+    fn at(integrator: Integrator, t0: f64, dt: f64) -> (f64, f64) {
+        match integrator {
+            Integrator::EnergyMomentum => (t0 + 0.5 * dt, 0.5),
+            Integrator::Newmark { .. } => (t0 + dt, 1.0),
+        }
+    }
+
+    /// The whole external force of the step `x0 → x1` from `t0` (gravity and
+    /// loads, every dof, supports included) into `out`.
+    pub fn external_force<const D: usize>(
+        &self,
+        integrator: Integrator,
+        t0: f64,
+        dt: f64,
+        x0: &[f64],
+        x1: &[f64],
+        out: &mut [f64],
+    ) {
+        out.copy_from_slice(&self.gravity);
+        self.add_loads::<D>(integrator, t0, dt, x0, x1, out, None, &mut Vec::new());
+    }
+
+    /// Only the loads (no gravity) of the same step into `out` (overwritten).
+    pub fn load_force<const D: usize>(
+        &self,
+        integrator: Integrator,
+        t0: f64,
+        dt: f64,
+        x0: &[f64],
+        x1: &[f64],
+        out: &mut [f64],
+    ) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        self.add_loads::<D>(integrator, t0, dt, x0, x1, out, None, &mut Vec::new());
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_loads<const D: usize>(
+        &self,
+        integrator: Integrator,
+        t0: f64,
+        dt: f64,
+        x0: &[f64],
+        x1: &[f64],
+        out: &mut [f64],
+        k: Option<(&crate::linalg::BlockPattern, &mut [f64], f64)>,
+        xm: &mut Vec<f64>,
+    ) {
+        if self.loads.is_empty() {
+            return;
+        }
+        let (t, s) = Drive::at(integrator, t0, dt);
+        if s == 1.0 {
+            self.loads.add::<D>(t, x1, out, k);
+        } else {
+            xm.clear();
+            xm.extend(x0.iter().zip(x1).map(|(a, b)| a + s * (b - a)));
+            self.loads.add::<D>(t, xm, out, k);
+        }
+    }
+}
+
+impl<const D: usize> Stepper<D> {
+    /// Start of a step `[s0.t, s0.t + dt]`: its time, the rigid masters at
+    /// both ends.
+    pub(super) fn drive_begin(&mut self, s0: &State, dt: f64) {
+        self.drive.t0 = s0.t;
+        self.drive.dt = dt;
+        for p in &mut self.contacts.pairs {
+            if let Master::Rigid(r) = &mut p.surface.master {
+                r.set_step(s0.t, dt);
+            }
+        }
+    }
+
+    /// The prescribed positions at the end of the step into the Newton start.
+    pub(super) fn drive_positions(&self, x1: &mut [f64]) {
+        self.drive
+            .prescribed
+            .set_positions(self.drive.t0 + self.drive.dt, x1);
+    }
+
+    /// `f_ext` at the iterate `x1` (gravity and loads, zero at the
+    /// constrained dofs as the residual wants it) and `−∂f_ext/∂x1` into the
+    /// Newton matrix (`kc` where the contact block waits for a full
+    /// factorization, else `k`). Without loads `f_ext` is gravity, constant,
+    /// and nothing is done.
+    pub(super) fn drive_loads(&mut self, x0: &[f64], x1: &[f64], multipliers: bool) {
+        if self.drive.loads.is_empty() {
+            return;
+        }
+        let (t0, dt) = (self.drive.t0, self.drive.dt);
+        self.f_ext.copy_from_slice(&self.drive.gravity);
+        let matrix = if multipliers {
+            &mut self.kc
+        } else {
+            &mut self.k
+        };
+        let k = (matrix.len() == self.sys.pattern.nnz()).then_some(matrix);
+        let s = Drive::at(self.integrator, t0, dt).1;
+        let mut xm = std::mem::take(&mut self.drive.xm);
+        self.drive.add_loads::<D>(
+            self.integrator,
+            t0,
+            dt,
+            x0,
+            x1,
+            &mut self.f_ext,
+            k.map(|k| (&self.sys.pattern, &mut k[..], s)),
+            &mut xm,
+        );
+        self.drive.xm = xm;
+        self.sys.zero_fixed(&mut self.f_ext);
+    }
+
+    /// The prescribed velocities at the end of the step into `v1`, which
+    /// holds the integrator's velocities with the constrained dofs zeroed;
+    /// returns the jump from the integrator's own velocity `v̂` of the
+    /// prescribed dofs (energy-momentum: `2Δx/Δt − v_n`; Newmark: the
+    /// jump is not measured, its energy is not exact anyway).
+    pub(super) fn drive_velocities(&mut self, s0: &State, x1: &[f64], dt: f64, v1: &mut [f64]) -> Jump {
+        let pr = &self.drive.prescribed;
+        if pr.is_empty() {
+            return Jump::default();
+        }
+        let t1 = s0.t + dt;
+        if self.integrator != Integrator::EnergyMomentum {
+            pr.set_velocities(t1, v1, false);
+            return Jump::default();
+        }
+        // v̂ at the prescribed dofs, K and momenta of the change
+        let n = v1.len();
+        let mut scratch = std::mem::take(&mut self.drive.scratch);
+        scratch.resize(3 * n, 0.0);
+        let (before, rest) = scratch.split_at_mut(n);
+        let (delta, m_delta) = rest.split_at_mut(n);
+        before.copy_from_slice(v1);
+        for dof in pr.dofs() {
+            before[dof] = 2.0 * (x1[dof] - s0.x[dof]) / dt - s0.v[dof];
+        }
+        pr.set_velocities(t1, v1, false);
+        // ½ vᵀMv − ½ v̂ᵀMv̂ = ½ (v − v̂)ᵀ M (v + v̂)
+        for i in 0..n {
+            delta[i] = v1[i] - before[i];
+        }
+        self.sys.mass_times(delta, m_delta);
+        let mut jump = Jump::default();
+        for i in 0..n {
+            jump.work += 0.5 * m_delta[i] * (v1[i] + before[i]);
+        }
+        for a in 0..n / D {
+            let mut p = [0.0; 3];
+            let mut x = [0.0; 3];
+            p[..D].copy_from_slice(&m_delta[a * D..a * D + D]);
+            x[..D].copy_from_slice(&x1[a * D..a * D + D]);
+            let j = [
+                x[1] * p[2] - x[2] * p[1],
+                x[2] * p[0] - x[0] * p[2],
+                x[0] * p[1] - x[1] * p[0],
+            ];
+            for i in 0..3 {
+                jump.linear[i] += p[i];
+                jump.angular[i] += j[i];
+            }
+            jump.linear_size += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+            jump.angular_size += (j[0] * j[0] + j[1] * j[1] + j[2] * j[2]).sqrt();
+        }
+        self.drive.scratch = scratch;
+        jump
+    }
+}
