@@ -186,6 +186,19 @@ pub enum OverlapError {
         #[source]
         source: GeometryError,
     },
+    /// Every slave node of a pair starts behind its rigid plane: the
+    /// plane's normal points away from the slaves.
+    #[error("{}: contact[{pair}]: all {count} nodes of surface \"{slave}\" start behind the rigid plane through {point} with normal {normal} (the deepest {depth}): the normal points away from the body, not toward it; flip it: normal = {flipped}", file.display())]
+    FlippedPlane {
+        file: PathBuf,
+        pair: usize,
+        slave: String,
+        count: usize,
+        depth: String,
+        point: String,
+        normal: String,
+        flipped: String,
+    },
     #[error("{}: contact: initial_overlap = \"adjust\" made an element unusable ({source}); move the bodies apart", file.display())]
     Mesh {
         file: PathBuf,
@@ -394,10 +407,58 @@ pub fn find(model: &Model) -> Result<Vec<Overlap>, OverlapError> {
     Ok(out)
 }
 
+/// A rigid plane with every slave node behind it: its normal points away
+/// (whatever `initial_overlap` says: moving every node onto the plane is
+/// no adjustment, and the body would fall through).
+fn flipped_plane(model: &Model) -> Result<(), OverlapError> {
+    let brackets = |v: [f64; 3]| {
+        let c: Vec<String> = v[..model.dim].iter().map(|&x| num(x)).collect();
+        format!("[{}]", c.join(", "))
+    };
+    for (i, spec) in model.contacts.iter().enumerate() {
+        let (point, normal) = match &spec.master {
+            MasterSpec::Plane { point, normal } => (*point, *normal),
+            MasterSpec::Rigid(r) => match r.shape {
+                crate::model::RigidShape::Plane { point, normal } => (point, normal),
+                _ => continue,
+            },
+            MasterSpec::Surface(_) => continue,
+        };
+        let s = Surface::new(spec, &model.mesh, model.dim).map_err(|source| {
+            OverlapError::Setup {
+                file: model.source.clone(),
+                source,
+            }
+        })?;
+        let tol = OVERLAP_TOL * s.h;
+        let gaps: Vec<f64> = s
+            .slaves
+            .iter()
+            .map(|&a| dot(sub(model.mesh.nodes[a], point), normal))
+            .collect();
+        if !gaps.is_empty() && gaps.iter().all(|&g| g < -tol) {
+            let deepest = gaps.iter().fold(0.0f64, |m, &g| m.max(-g));
+            return Err(OverlapError::FlippedPlane {
+                file: model.source.clone(),
+                pair: i,
+                slave: spec.slave.clone(),
+                count: gaps.len(),
+                depth: num(deepest),
+                point: brackets(point),
+                normal: brackets(normal),
+                flipped: brackets(normal.map(|v| if v == 0.0 { 0.0 } else { -v })),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Moves the nodes of the `adjust` pairs onto the other surfaces (module
 /// docs), then refuses the model if a node of any pair is still inside the
-/// other body.
+/// other body. A rigid plane behind every node of its slave surface is
+/// refused first, as a plane whose normal points away.
 pub fn resolve(model: &Model) -> Result<Resolved, OverlapError> {
+    flipped_plane(model)?;
     let mut mesh: Option<Mesh> = None;
     let mut moved: Vec<Moved> = Vec::new();
     for (i, spec) in model.contacts.iter().enumerate() {

@@ -25,6 +25,10 @@ pub const GROW_AFTER: usize = 3;
 pub const GROWTH: f64 = 1.5;
 /// Converged steps before a size that failed is tried again.
 pub const RETRY_AFTER: usize = 20;
+/// A step that would leave less than this fraction of `Δt` before a target
+/// (round-off of `k · interval` against `end`, which left a last step of
+/// 1e-20 and a second frame at the end time) is stretched to the target.
+pub const SLIVER: f64 = 1e-6;
 
 /// The step controller's state (part of a checkpoint).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,16 +96,22 @@ impl StepControl {
         t >= self.end
     }
 
-    /// The current target time.
+    /// The current target time: `k · interval`, or `end` when that is at
+    /// most a sliver before it.
     fn target(&self) -> f64 {
-        (self.next_target as f64 * self.interval).min(self.end)
+        let t = self.next_target as f64 * self.interval;
+        if t >= self.end - SLIVER * self.dt {
+            self.end
+        } else {
+            t
+        }
     }
 
     /// Size of the next attempt from `t` with step `h`, and whether it lands
     /// on the target.
     fn clip(&self, t: f64, h: f64) -> (f64, bool) {
         let remaining = self.target() - t;
-        if remaining <= h * (1.0 + 1e-9) {
+        if remaining <= h * (1.0 + SLIVER) {
             // within round-off of one step: take h itself (keeps Δt bit-equal
             // to time.dt on the regular grid)
             if (remaining - h).abs() <= 1e-9 * h {

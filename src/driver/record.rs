@@ -438,6 +438,10 @@ impl Recorder {
         s: &State,
     ) -> Result<(), OutputError> {
         if let Some(pvd) = self.pvd.as_mut() {
+            // one frame per time: the end may also be an output time
+            if pvd.entries().last().is_some_and(|e| e.0 == s.t) {
+                return Ok(());
+            }
             let file = format!("{}_{:05}.vtu", self.name, self.frames);
             write_frame(
                 &stepper.sys,

@@ -11,8 +11,12 @@ use std::path::Path;
 ///   flatten the other curves), the cumulative frictional work
 ///   `dissipation`, and the balance `kinetic + strain + (gravity − gravity₀)
 ///   + dissipation − external_work`, which the method keeps constant;
-/// * `momentum.png`: for each momentum component present, its change from the
-///   first row relative to the first row's norm of the same vector,
+/// * `momentum.png`: the momentum ledgers, `L_i − L_i(t₀) − I_i` and the
+///   same for `J` (`I` the external impulse columns), over the run's
+///   momentum scale (the largest of |L|, `linear_scale` and
+///   `impulse_size`); for a history without impulse columns, each
+///   momentum component's change from the first row relative to the first
+///   row's norm of the same vector,
 ///   `|L_i(t) − L_i(t_0)| / ‖L(t_0)‖` and `|J_i(t) − J_i(t_0)| / ‖J(t_0)‖`,
 ///   on a log axis so round-off-level drift (1e-16…1e-10) is visible. Where the
 ///   initial norm is zero the absolute change is drawn and the legend says so.
@@ -38,6 +42,18 @@ pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputErro
         false,
     )?;
 
+    if table.column("impulse_x").is_some() {
+        let mut ledgers = ledger_series(&table, &t, "L", ["lx", "ly", "lz"], LINEAR);
+        ledgers.extend(ledger_series(&table, &t, "J", ["jx", "jy", "jz"], ANGULAR));
+        return plot_lines(
+            &out_dir.join("momentum.png"),
+            "Momentum ledger: change minus external impulse",
+            "t",
+            "|L − L₀ − I| / momentum scale",
+            &ledgers,
+            true,
+        );
+    }
     let mut drifts = drift_series(&table, &t, "L", ["lx", "ly", "lz"]);
     drifts.extend(drift_series(&table, &t, "J", ["jx", "jy", "jz"]));
     plot_lines(
@@ -48,6 +64,63 @@ pub fn plot_history(history_csv: &Path, out_dir: &Path) -> Result<(), OutputErro
         &drifts,
         true,
     )
+}
+
+/// The impulse columns and the scale columns of the linear and angular
+/// momentum ledgers.
+const LINEAR: ([&str; 3], [&str; 2]) = (
+    ["impulse_x", "impulse_y", "impulse_z"],
+    ["linear_scale", "impulse_size"],
+);
+const ANGULAR: ([&str; 3], [&str; 2]) = (
+    [
+        "angular_impulse_x",
+        "angular_impulse_y",
+        "angular_impulse_z",
+    ],
+    ["angular_scale", "angular_impulse_size"],
+);
+
+/// The ledger `L_i − L_i(t₀) − I_i` of each present component over the
+/// run's momentum scale `max_n max(|L_n|, Σ|Mv|_n, impulse size_n)`.
+fn ledger_series(
+    table: &CsvTable,
+    t: &[f64],
+    name: &str,
+    cols: [&str; 3],
+    (impulse, scales): ([&str; 3], [&str; 2]),
+) -> Vec<Series> {
+    let present: Vec<(&str, Vec<f64>, Vec<f64>)> = cols
+        .iter()
+        .zip(impulse)
+        .filter_map(|(c, i)| Some((*c, table.column(c)?, table.column(i)?)))
+        .collect();
+    let mut scale = 0.0f64;
+    for r in 0..t.len() {
+        let norm = present.iter().map(|(_, v, _)| v[r] * v[r]).sum::<f64>().sqrt();
+        scale = scale.max(norm);
+    }
+    for c in scales {
+        if let Some(v) = table.column(c) {
+            scale = v.iter().filter(|x| x.is_finite()).fold(scale, |m, &x| m.max(x.abs()));
+        }
+    }
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    present
+        .into_iter()
+        .map(|(c, v, imp)| {
+            let (v0, i0) = (v[0], imp[0]);
+            Series {
+                label: format!("{name}{} − {name}{}₀ − impulse", &c[1..], &c[1..]),
+                x: t.to_vec(),
+                y: v
+                    .iter()
+                    .zip(&imp)
+                    .map(|(&x, &i)| (x - v0 - (i - i0)) / scale)
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// The curves of `energy.png` (see [`plot_history`]).
@@ -81,6 +154,9 @@ fn energy_series(table: &CsvTable, t: &[f64]) -> Vec<Series> {
     }
     if let Some(d) = dissipation.as_ref().filter(|d| d.iter().any(|&v| v != 0.0)) {
         add("dissipation", d.clone());
+    }
+    if let Some(w) = work.as_ref().filter(|w| w.iter().any(|&v| v != 0.0)) {
+        add("external work", w.clone());
     }
     if kinetic.is_some() || strain.is_some() {
         let get = |v: &Option<Vec<f64>>, i: usize| v.as_ref().unwrap_or(&zeros)[i];
