@@ -30,29 +30,39 @@ def read(path):
     return cols
 
 
+def energy_scale(h):
+    """max_n max(kinetic + strain, |external work|, dissipation): the scale of
+    the energy ledger (docs/ledgers.md), also for a run that starts at rest."""
+    zero = 0.0 * h["total"]
+    w = np.abs(h.get("external_work", zero))
+    return float(np.max(np.maximum(np.maximum(h["kinetic"] + h["strain"], w), h.get("dissipation", zero))))
+
+
 def drifts(h):
-    """Drifts as the code measures them: the energy balance E_n + D_n − E_0
-    (D_n the cumulative frictional work) over E_0, and momentum changes over
-    max(|X_0|, Σ_A |x_A × p_A|) (resp. Σ_A |p_A|) at t = 0, so that a momentum
-    that is zero by symmetry gets a meaningful scale."""
-    e = h["total"] + h.get("dissipation", 0.0 * h["total"])
-    l = np.stack([h["lx"], h["ly"], h["lz"]], axis=1)
-    j = np.stack([h["jx"], h["jy"], h["jz"]], axis=1)
+    """The ledgers as the code measures them (docs/ledgers.md): the energy
+    balance E_n + D_n − W_n − E_0 (D the frictional work, W the external work)
+    over the energy scale, and L_n − L_0 − I_n (I the external impulse) over
+    max(|L|, Σ_A |p_A|, the step's impulse size), the same for J; older
+    histories without the impulse columns count them as 0."""
+    zero = 0.0 * h["total"]
+    e = h["total"] + h.get("dissipation", zero) - h.get("external_work", zero)
     n = lambda v: np.linalg.norm(v, axis=1)
-    ls = max(np.linalg.norm(l[0]), h["linear_scale"][0] if "linear_scale" in h else 0.0)
-    js = max(np.linalg.norm(j[0]), h["angular_scale"][0] if "angular_scale" in h else 0.0)
-    rel = lambda x, x0: x / x0 if x0 > 0 else x
-    return {
-        "energy": np.abs(e - e[0]) / abs(e[0]),
-        "linear": rel(n(l - l[0]), ls),
-        "angular": rel(n(j - j[0]), js),
-    }
+    out = {"energy": np.abs(e - e[0]) / max(energy_scale(h), 1e-300)}
+    for key, m, imp, scales in (("linear", "l", "impulse_", ("linear_scale", "impulse_size")),
+                                ("angular", "j", "angular_impulse_", ("angular_scale", "angular_impulse_size"))):
+        x = np.stack([h[m + c] for c in "xyz"], axis=1)
+        i = np.stack([h.get(imp + c, zero) for c in "xyz"], axis=1)
+        scale = max([float(n(x).max())] + [float(np.abs(h[s]).max()) for s in scales if s in h])
+        r = n(x - x[0] - (i - i[0]))
+        out[key] = r / scale if scale > 0 else r
+    return out
 
 
 def step_balance(h):
-    """max over steps of |E_{n+1} − E_n + D_{n+1} − D_n| / E_0."""
-    e = h["total"] + h.get("dissipation", 0.0 * h["total"])
-    return float(np.abs(np.diff(e)).max() / abs(e[0])) if len(e) > 1 else 0.0
+    """max over steps of |ΔE + ΔD − ΔW| over the energy scale."""
+    zero = 0.0 * h["total"]
+    e = h["total"] + h.get("dissipation", zero) - h.get("external_work", zero)
+    return float(np.abs(np.diff(e)).max() / max(energy_scale(h), 1e-300)) if len(e) > 1 else 0.0
 
 
 def snapshot(run_dir, png):
@@ -139,7 +149,7 @@ def case_report(case):
     if readme.exists():
         lines += [f"See `validation/{case}/README.md` for the physics and the expected figures.", ""]
     lines += [
-        "| run | steps | end time | max \\|E + D − E₀\\| / E₀ | max per step \\|ΔE + ΔD\\| / E₀ | max L drift | max J drift | D / K₀ (friction) | update defect | max penetration (either surface) | Newton its per contact step, median / max | cut-back steps |",
+        "| run | steps | end time | max \\|E + D − W − E₀\\| / scale | max per step \\|ΔE + ΔD − ΔW\\| / scale | max L ledger | max J ledger | D / K₀ (friction) | update defect | max penetration (either surface) | Newton its per contact step, median / max | cut-back steps |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     fig_d, ax_d = plt.subplots(figsize=(8, 4.5))
@@ -157,7 +167,7 @@ def case_report(case):
         defect = h["update_defect"][-1] if "update_defect" in h else 0.0
         pen = h["max_penetration"].max() if "max_penetration" in h else 0.0
         if "dissipation" in h:
-            ax_d.plot(t, h["dissipation"] / h["total"][0], label=name)
+            ax_d.plot(t, h["dissipation"] / energy_scale(h), label=name)
         its = "—"
         if "active" in h and (h["active"][1:] > 0).any():
             k = h["newton_iterations"][1:][h["active"][1:] > 0]
@@ -172,7 +182,7 @@ def case_report(case):
         err = snapshot(path.parent, VAL / case / f"snapshot_{name}.png")
         notes.append(f"![{case} {name} last frame](../validation/{case}/snapshot_{name}.png)" if err is None else f"({name}: {err})")
     ax_d.set_xlabel("t")
-    ax_d.set_ylabel("D / E₀")
+    ax_d.set_ylabel("D / energy scale")
     ax_d.set_title(f"{case}: cumulative frictional work")
     ax_d.grid(True, alpha=0.3)
     ax_d.legend()
@@ -181,8 +191,8 @@ def case_report(case):
     plt.close(fig_d)
     bodies_plot(case, runs)
     for ax, fig, what, fname in [
-        (ax_e, fig_e, "|E + D − E₀| / E₀", "energy.png"),
-        (ax_j, fig_j, "|J − J₀| / |J₀|", "angular_momentum.png"),
+        (ax_e, fig_e, "|E + D − W − E₀| / energy scale", "energy.png"),
+        (ax_j, fig_j, "|J − J₀ − K| / angular momentum scale", "angular_momentum.png"),
     ]:
         ax.set_xlabel("t")
         ax.set_ylabel(what)
@@ -206,7 +216,8 @@ def main():
         "# Validation report",
         "",
         "Generated by `bash validation/run_all.sh` from the runs' own `history.csv` files.",
-        "Drifts are relative to the initial value (absolute where the initial value is 0).",
+        "Energy and momenta are the ledgers of docs/ledgers.md (external work W and",
+        "impulses I, K; zero for free bodies) over their scales.",
         "The figures before the contact Newton (issue 11) and two-pass contact (issue 13)",
         "are in `docs/validation-before-after.md`.",
         "",

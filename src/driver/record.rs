@@ -131,7 +131,19 @@ pub struct Recorder {
     last_reaction: Option<Vec<f64>>,
 }
 
+/// `slave:master` (`master` a surface, or `plane`, `sphere`, `cylinder`),
+/// with `#i` (the contact's index) where two pairs would have the same name.
 fn pair_name(model: &Model, i: usize) -> String {
+    let name = |i: usize| base_pair_name(model, i);
+    let own = name(i);
+    if (0..model.contacts.len()).any(|k| k != i && name(k) == own) {
+        format!("{own}#{i}")
+    } else {
+        own
+    }
+}
+
+fn base_pair_name(model: &Model, i: usize) -> String {
     let c = &model.contacts[i];
     match &c.master {
         MasterSpec::Surface(m) => format!("{}:{m}", c.slave),

@@ -307,3 +307,79 @@ fn area_weights<'a>(
     }
     area.into_iter().unzip()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The load stiffness of a face is the derivative of its pressure
+    /// forces (central differences, 2D edge, tri3 and a warped quad4), and
+    /// the forces sum to `−p ∫ n da`.
+    #[test]
+    fn pressure_stiffness_is_the_derivative_of_the_forces() {
+        let faces: [(ElementKind, Vec<[f64; 3]>); 3] = [
+            (ElementKind::Line2, vec![[0.1, 0.2, 0.0], [1.3, 0.5, 0.0]]),
+            (
+                ElementKind::Tri3,
+                vec![[0.0, 0.0, 0.1], [1.0, 0.2, 0.0], [0.3, 0.9, 0.2]],
+            ),
+            (
+                ElementKind::Quad4,
+                vec![
+                    [0.0, 0.0, 0.0],
+                    [1.1, 0.1, 0.2],
+                    [1.0, 1.2, -0.1],
+                    [-0.1, 0.9, 0.3],
+                ],
+            ),
+        ];
+        for (kind, x) in faces {
+            let n = x.len();
+            let (mut f, mut k) = ([[0.0; 3]; 4], [[[[0.0; 3]; 3]; 4]; 4]);
+            face_pressure(kind, &x, &mut f, Some(&mut k));
+            let dims = if kind == ElementKind::Line2 { 2 } else { 3 };
+            let step = 1e-6;
+            for b in 0..n {
+                for j in 0..dims {
+                    let (mut xp, mut xm) = (x.clone(), x.clone());
+                    xp[b][j] += step;
+                    xm[b][j] -= step;
+                    let (mut fp, mut fm) = ([[0.0; 3]; 4], [[0.0; 3]; 4]);
+                    face_pressure(kind, &xp, &mut fp, None);
+                    face_pressure(kind, &xm, &mut fm, None);
+                    for a in 0..n {
+                        for i in 0..dims {
+                            let fd = (fp[a][i] - fm[a][i]) / (2.0 * step);
+                            assert!(
+                                (fd - k[a][b][i][j]).abs() <= 1e-8,
+                                "{kind:?}: ∂f_{a}{i}/∂x_{b}{j} = {} against {fd}",
+                                k[a][b][i][j]
+                            );
+                        }
+                    }
+                }
+            }
+            // the resultant: −p times the area vector
+            let total: [f64; 3] = [0, 1, 2].map(|i| f[..n].iter().map(|fa| fa[i]).sum());
+            let area = match kind {
+                ElementKind::Line2 => {
+                    let t = [x[1][0] - x[0][0], x[1][1] - x[0][1], 0.0];
+                    [t[1], -t[0], 0.0]
+                }
+                ElementKind::Tri3 => cross(
+                    [0, 1, 2].map(|i| x[1][i] - x[0][i]),
+                    [0, 1, 2].map(|i| x[2][i] - x[0][i]),
+                )
+                .map(|v| 0.5 * v),
+                _ => cross(
+                    [0, 1, 2].map(|i| x[2][i] - x[0][i]),
+                    [0, 1, 2].map(|i| x[3][i] - x[1][i]),
+                )
+                .map(|v| 0.5 * v),
+            };
+            for i in 0..3 {
+                assert!((total[i] + area[i]).abs() <= 1e-14, "{kind:?}: {total:?} {area:?}");
+            }
+        }
+    }
+}

@@ -121,11 +121,13 @@ pub(super) fn build_contact(
                 "missing: give `master`, `master_plane`, `master_sphere` or `master_cylinder`",
             )
         }
-        (Some(_), Some((second, span))) => {
+        (Some((first, span)), Some((second, _))) => {
             return ctx.err(
                 Some(span),
-                format!("{key}.{second}"),
-                "give one master: `master`, `master_plane`, `master_sphere` or `master_cylinder`",
+                format!("{key}.{first}"),
+                format!(
+                    "give one master, not both `{first}` and `{second}` (one of `master`, `master_plane`, `master_sphere`, `master_cylinder`)"
+                ),
             )
         }
         (Some(("master", _)), None) => {
