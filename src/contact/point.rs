@@ -96,47 +96,11 @@ fn plane_kinematics<T: Real>(
     xs: [T; 3],
     dim: usize,
 ) -> Kinematics<T> {
-    let z = T::zero();
     let one = T::cst(1.0);
     let s = sub(xs, cst(point));
     let nu = cst(normal);
-    let nt = dim - 1;
-    let mut metric = [[z; 2]; 2];
-    for (a, row) in metric.iter_mut().enumerate().take(nt) {
-        row[a] = one;
-    }
-    let mut n_op = [[z; 3]; MAX_NODES];
-    n_op[0] = nu;
-    let mut d_op = [[[z; 3]; MAX_NODES]; 2];
-    for a in 0..nt {
-        d_op[a][0] = cst(tangents[a]);
-    }
-    let mut p = [z; MAX_NODES];
-    p[0] = one;
-    Kinematics {
-        kind: if dim == 2 {
-            ElementKind::Line2
-        } else {
-            ElementKind::Quad4
-        },
-        n_nodes: 1,
-        n_tangents: nt,
-        xi: [z; 2],
-        location: Location::Interior,
-        p,
-        dp: [[z; 2]; MAX_NODES],
-        s,
-        normal: nu,
-        face_normal: nu,
-        gap: dot(s, nu),
-        tangents: [cst(tangents[0]), cst(tangents[1])],
-        metric,
-        metric_inv: metric,
-        a: metric,
-        a_inv: metric,
-        n_op,
-        d_op,
-    }
+    let t = [cst(tangents[0]), cst(tangents[1])];
+    super::rigid::slave_kinematics(s, nu, dot(s, nu), t, [one, one], dim)
 }
 
 /// Kinematics of the element positions `x` (slave first) against the point's

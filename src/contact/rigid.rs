@@ -50,6 +50,61 @@ use crate::curve;
 use crate::fe::ElementKind;
 use crate::model::{RigidMotion, RigidShape, RigidSpec};
 
+/// The kinematics of a slave node against a rigid surface (only the slave
+/// carries operators: `N_s = ν`, `D^α_s = A^{αβ} τ_β`) from its separation
+/// `s`, normal `ν`, gap, orthonormal tangents `τ_α` and the diagonal of
+/// `A_αβ` (1 where the surface is straight).
+pub(super) fn slave_kinematics<T: Real>(
+    s: Vec3<T>,
+    nu: Vec3<T>,
+    gap: T,
+    tangents: [Vec3<T>; 2],
+    a_diag: [T; 2],
+    dim: usize,
+) -> Kinematics<T> {
+    let z = T::zero();
+    let one = T::cst(1.0);
+    let nt = dim - 1;
+    let mut metric = [[z; 2]; 2];
+    let mut a = [[z; 2]; 2];
+    let mut a_inv = [[z; 2]; 2];
+    let mut n_op = [[z; 3]; MAX_NODES];
+    let mut d_op = [[[z; 3]; MAX_NODES]; 2];
+    n_op[0] = nu;
+    for al in 0..nt {
+        metric[al][al] = one;
+        a[al][al] = a_diag[al];
+        a_inv[al][al] = one / a_diag[al];
+        d_op[al][0] = scale(tangents[al], a_inv[al][al]);
+    }
+    let mut p = [z; MAX_NODES];
+    p[0] = one;
+    Kinematics {
+        kind: if dim == 2 {
+            ElementKind::Line2
+        } else {
+            ElementKind::Quad4
+        },
+        n_nodes: 1,
+        n_tangents: nt,
+        xi: [z; 2],
+        location: Location::Interior,
+        p,
+        dp: [[z; 2]; MAX_NODES],
+        s,
+        normal: nu,
+        face_normal: nu,
+        gap,
+        tangents,
+        metric,
+        metric_inv: metric,
+        a,
+        a_inv,
+        n_op,
+        d_op,
+    }
+}
+
 /// Which configuration of the step an evaluation is at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pose {
@@ -212,9 +267,7 @@ impl Rigid {
     /// The contact kinematics of slave position `xs` at `pose` (module docs).
     pub fn kinematics<T: Real>(&self, xs: [T; 3], pose: Pose) -> Result<Kinematics<T>, GeometryError> {
         let u = self.offset(pose);
-        let z = T::zero();
         let one = T::cst(1.0);
-        let nt = self.dim - 1;
         // (s, ν, g, τ, A)
         let (s, nu, gap, tangents, a_diag): (Vec3<T>, Vec3<T>, T, [Vec3<T>; 2], [T; 2]) =
             match self.spec.shape {
@@ -246,44 +299,7 @@ impl Rigid {
                     (s, nu, r - radius, [ax, cross(ax, nu)], [one, r / radius])
                 }
             };
-        let mut metric = [[z; 2]; 2];
-        let mut a = [[z; 2]; 2];
-        let mut a_inv = [[z; 2]; 2];
-        let mut n_op = [[z; 3]; MAX_NODES];
-        let mut d_op = [[[z; 3]; MAX_NODES]; 2];
-        n_op[0] = nu;
-        for al in 0..nt {
-            metric[al][al] = one;
-            a[al][al] = a_diag[al];
-            a_inv[al][al] = one / a_diag[al];
-            d_op[al][0] = scale(tangents[al], a_inv[al][al]);
-        }
-        let mut p = [z; MAX_NODES];
-        p[0] = one;
-        Ok(Kinematics {
-            kind: if self.dim == 2 {
-                ElementKind::Line2
-            } else {
-                ElementKind::Quad4
-            },
-            n_nodes: 1,
-            n_tangents: nt,
-            xi: [z; 2],
-            location: Location::Interior,
-            p,
-            dp: [[z; 2]; MAX_NODES],
-            s,
-            normal: nu,
-            face_normal: nu,
-            gap,
-            tangents,
-            metric,
-            metric_inv: metric,
-            a,
-            a_inv,
-            n_op,
-            d_op,
-        })
+        Ok(slave_kinematics(s, nu, gap, tangents, a_diag, self.dim))
     }
 
     /// `|s|`, refusing a slave on the axis or at the centre (no normal).

@@ -187,22 +187,6 @@ fn faces_of(mesh: &Mesh, name: &str, dim: usize) -> Result<(Vec<Element>, f64), 
     Ok((group.elements.clone(), mean))
 }
 
-/// An orthonormal tangent basis of a plane with unit normal `n`.
-fn plane_tangents(n: [f64; 3], dim: usize) -> [[f64; 3]; 2] {
-    if dim == 2 {
-        return [[-n[1], n[0], 0.0], [0.0; 3]];
-    }
-    let a = if n[0].abs() < 0.9 {
-        [1.0, 0.0, 0.0]
-    } else {
-        [0.0, 1.0, 0.0]
-    };
-    let c = cross(n, a);
-    let l = norm(c);
-    let t1 = [c[0] / l, c[1] / l, c[2] / l];
-    [t1, cross(n, t1)]
-}
-
 impl Surface {
     /// Slave nodes and tributary areas, master faces or plane, rim and `h`.
     pub fn new(spec: &ContactSpec, mesh: &Mesh, dim: usize) -> Result<Surface, ContactSetupError> {
@@ -235,7 +219,7 @@ impl Surface {
             MasterSpec::Plane { point, normal } => Master::Plane {
                 point: *point,
                 normal: *normal,
-                tangents: plane_tangents(*normal, dim),
+                tangents: super::rigid::orthonormal_tangents(*normal, dim),
             },
             MasterSpec::Rigid(r) => {
                 let at: Vec<[f64; 3]> = slaves.iter().map(|&a| mesh.nodes[a]).collect();

@@ -60,8 +60,10 @@ impl Drive {
         }
     }
 
-    /// The whole external force of the step `x0 → x1` from `t0` (gravity and
-    /// loads, every dof, supports included) into `out`.
+    /// The external force of the step `x0 → x1` from `t0` into `out`
+    /// (overwritten), every dof (the supports' included): the loads, and
+    /// with `gravity` also gravity.
+    #[allow(clippy::too_many_arguments)]
     pub fn external_force<const D: usize>(
         &self,
         integrator: Integrator,
@@ -69,23 +71,14 @@ impl Drive {
         dt: f64,
         x0: &[f64],
         x1: &[f64],
+        gravity: bool,
         out: &mut [f64],
     ) {
-        out.copy_from_slice(&self.gravity);
-        self.add_loads::<D>(integrator, t0, dt, x0, x1, out, None, &mut Vec::new());
-    }
-
-    /// Only the loads (no gravity) of the same step into `out` (overwritten).
-    pub fn load_force<const D: usize>(
-        &self,
-        integrator: Integrator,
-        t0: f64,
-        dt: f64,
-        x0: &[f64],
-        x1: &[f64],
-        out: &mut [f64],
-    ) {
-        out.iter_mut().for_each(|v| *v = 0.0);
+        if gravity {
+            out.copy_from_slice(&self.gravity);
+        } else {
+            out.iter_mut().for_each(|v| *v = 0.0);
+        }
         self.add_loads::<D>(integrator, t0, dt, x0, x1, out, None, &mut Vec::new());
     }
 

@@ -104,14 +104,7 @@ pub(super) fn sphere(
 ) -> Result<MasterSpec, InputError> {
     let raw = s.get_ref();
     let center = ctx.vector(&raw.center, &format!("{key}.center"), dim)?;
-    let radius = *raw.radius.get_ref();
-    if !(radius > 0.0 && radius.is_finite()) {
-        return ctx.err(
-            Some(raw.radius.span()),
-            format!("{key}.radius"),
-            format!("must be a positive number, got {radius}"),
-        );
-    }
+    let radius = ctx.positive(&raw.radius, &format!("{key}.radius"))?;
     let keys = MotionKeys {
         velocity: &raw.velocity,
         displacement: &raw.displacement,
@@ -143,14 +136,7 @@ pub(super) fn cylinder(
     let raw = c.get_ref();
     let point = ctx.vector(&raw.point, &format!("{key}.point"), dim)?;
     let axis = unit(ctx, &raw.axis, &format!("{key}.axis"), dim)?;
-    let radius = *raw.radius.get_ref();
-    if !(radius > 0.0 && radius.is_finite()) {
-        return ctx.err(
-            Some(raw.radius.span()),
-            format!("{key}.radius"),
-            format!("must be a positive number, got {radius}"),
-        );
-    }
+    let radius = ctx.positive(&raw.radius, &format!("{key}.radius"))?;
     let keys = MotionKeys {
         velocity: &raw.velocity,
         displacement: &raw.displacement,
