@@ -41,7 +41,8 @@ pub use lu::symbolic::{FactorSize, SymbolicError, SymbolicFactor};
 pub use lu::SupernodalLu;
 pub use operator::Operator;
 pub use ordering::{
-    nested_dissection, node_ordering, FillOrdering, MetisError, OrderingError, METIS_MIN_NODES,
+    nested_dissection, node_ordering, FillOrdering, MetisError, OrderConstraints, OrderingError,
+    METIS_MIN_NODES,
 };
 pub use pattern::BlockPattern;
 pub use solver::info::{LinearStats, SolveInfo};

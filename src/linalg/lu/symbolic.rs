@@ -17,7 +17,9 @@
 //! layout, `col_ptr_for_val`), and for the LU `Uᵀ_s`, `|pattern| × k`.
 
 use crate::linalg::lu::subtrees;
-use crate::linalg::ordering::constraints::ordering_with_last;
+use crate::linalg::ordering::constraints::{
+    anchor_couplings, constrained_ordering, OrderConstraints,
+};
 use crate::linalg::ordering::nodes::{FillOrdering, OrderingError};
 use crate::linalg::pattern::BlockPattern;
 use faer::perm::PermRef;
@@ -110,11 +112,33 @@ impl SymbolicFactor {
         relax: Option<&'static [(usize, f64)]>,
         last: &[usize],
     ) -> Result<SymbolicFactor, SymbolicError> {
+        let c = OrderConstraints {
+            last,
+            anchored: &[],
+        };
+        Self::with_constraints(pattern, ordering, relax, c)
+    }
+
+    /// [`SymbolicFactor::new`] under the ordering constraints `c`: the
+    /// nodes `c.last` last (the trailing block), each pseudo-node of
+    /// `c.anchored` right after its anchor and in its anchor's supernode.
+    /// The pattern analysed is `pattern` with each anchor coupled to its
+    /// pseudo-nodes' neighbours ([`anchor_couplings`]), so the factors hold
+    /// a few explicit zeros more than `pattern` alone would.
+    #[track_caller]
+    pub fn with_constraints(
+        pattern: &BlockPattern,
+        ordering: FillOrdering,
+        relax: Option<&'static [(usize, f64)]>,
+        c: OrderConstraints<'_>,
+    ) -> Result<SymbolicFactor, SymbolicError> {
         let n = pattern.n();
         let d = pattern.dim();
-        let (node_fwd, ordering) = ordering_with_last(pattern.node_graph(), ordering, last)?;
+        let (node_fwd, ordering) = constrained_ordering(pattern.node_graph(), ordering, c)?;
+        let mut node_inv = vec![0usize; node_fwd.len()];
         let mut fwd = vec![0usize; n];
         for (k, &a) in node_fwd.iter().enumerate() {
+            node_inv[a] = k;
             for i in 0..d {
                 fwd[k * d + i] = a * d + i;
             }
@@ -123,8 +147,15 @@ impl SymbolicFactor {
         for (k, &j) in fwd.iter().enumerate() {
             inv[j] = k;
         }
+        let augmented;
+        let analysed = if c.anchored.is_empty() {
+            pattern
+        } else {
+            augmented = pattern.with_couplings(anchor_couplings(pattern.node_graph(), c.anchored));
+            &augmented
+        };
         let chol = factorize_symbolic_cholesky(
-            pattern.symbolic(),
+            analysed.symbolic(),
             Side::Lower,
             SymmetricOrdering::Custom(PermRef::new_checked(&fwd, &inv, n)),
             CholeskySymbolicParams {
@@ -167,7 +198,24 @@ impl SymbolicFactor {
             lu_entries: sn.len_val() + u_ptr[ns],
             lu_flops: flops,
         };
-        let split = (!last.is_empty()).then(|| sup_of_col[n - last.len() * d]);
+        // the trailing block begins with the first of the last nodes (the
+        // pseudo-nodes among them follow their anchors)
+        let mut pseudo = vec![false; node_fwd.len()];
+        c.anchored.iter().for_each(|&(p, _)| pseudo[p] = true);
+        let split = c
+            .last
+            .iter()
+            .filter(|&&v| !pseudo[v])
+            .map(|&v| node_inv[v])
+            .min()
+            .map(|k| sup_of_col[k * d]);
+        for &(p, a) in c.anchored {
+            assert_eq!(
+                sup_of_col[node_inv[p] * d],
+                sup_of_col[node_inv[a] * d],
+                "pseudo-node {p} is not in the supernode of its anchor {a}"
+            );
+        }
         let trailing_flops =
             split.map_or(0.0, |sc| col_flops[sn.supernode_begin()[sc]..].iter().sum());
         let work: Vec<f64> = (0..ns)

@@ -12,5 +12,6 @@ pub(crate) mod metis;
 pub(crate) mod nodes;
 pub(crate) mod postorder;
 
+pub use constraints::OrderConstraints;
 pub use metis::{nested_dissection, MetisError};
 pub use nodes::{node_ordering, FillOrdering, OrderingError, METIS_MIN_NODES};

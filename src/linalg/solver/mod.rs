@@ -41,6 +41,7 @@ use crate::linalg::ldlt::SparseLdlt;
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::lu::SupernodalLu;
 use crate::linalg::operator::Operator;
+use crate::linalg::ordering::constraints::OrderConstraints;
 use crate::linalg::pattern::BlockPattern;
 use crate::linalg::solver::info::LinearStats;
 use crate::linalg::solver::params::{LinearMethod, LinearParams};
@@ -95,6 +96,8 @@ pub struct LinearSolver {
     intact: bool,
     /// Nodes ordered last (`set_pattern`), sorted.
     volatile: Vec<usize>,
+    /// Pseudo-nodes and their anchors (`set_pattern`).
+    anchored: Vec<(usize, usize)>,
     /// LU flops of the last unconstrained analysis ([`trailing::analyse`]).
     plain_flops: Option<f64>,
     /// When to refactor.
@@ -123,6 +126,7 @@ impl LinearSolver {
             factored: false,
             intact: false,
             volatile: Vec::new(),
+            anchored: Vec::new(),
             plain_flops: None,
             work: WorkModel::default(),
             stats: LinearStats::default(),
@@ -138,13 +142,21 @@ impl LinearSolver {
     ///
     /// `volatile`: nodes whose rows and columns change most from one matrix
     /// to the next (the contact nodes). On the direct LU path they are
-    /// ordered last when that costs little fill, and later matrices then
-    /// refactor only their trailing block (`SupernodalLu::refactor_trailing`)
-    /// while the factors of the rest precondition GMRES.
+    /// ordered last when that costs little fill ([`trailing`]), and later
+    /// matrices then refactor only their trailing block while the factors
+    /// of the rest precondition GMRES.
+    ///
+    /// `anchored`: `(node, anchor)` pairs of pseudo-nodes (a contact
+    /// point's multiplier block, `D` unknowns coupled to a few nodes, its
+    /// diagonal block possibly exactly zero), each ordered right after its
+    /// anchor and factored in its anchor's supernode, whose pivoting then
+    /// takes the zero diagonal ([`OrderConstraints`]). A pseudo-node is no
+    /// anchor and anchored once.
     pub fn set_pattern(
         &mut self,
         pattern: &BlockPattern,
         volatile: &[usize],
+        anchored: &[(usize, usize)],
     ) -> Result<(), LinearSolveError> {
         self.op = Operator::new(pattern);
         // analyse() takes the old factors' arrays for the new ones
@@ -155,6 +167,8 @@ impl LinearSolver {
         self.volatile.extend_from_slice(volatile);
         self.volatile.sort_unstable();
         self.volatile.dedup();
+        self.anchored.clear();
+        self.anchored.extend_from_slice(anchored);
         self.analyse()
     }
 
@@ -262,13 +276,18 @@ impl LinearSolver {
         let t = Instant::now();
         let symmetric = self.params.symmetric;
         let sym = if symmetric {
-            SymbolicFactor::new(&self.op.pattern, self.plan.ordering, None)
+            let c = OrderConstraints {
+                last: &[],
+                anchored: &self.anchored,
+            };
+            SymbolicFactor::with_constraints(&self.op.pattern, self.plan.ordering, None, c)
                 .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?
         } else {
             trailing::analyse(
                 &self.op.pattern,
                 self.plan.ordering,
                 &self.volatile,
+                &self.anchored,
                 &mut self.plain_flops,
             )?
         };

@@ -233,7 +233,7 @@ fn patch_solver_on(m: usize) -> (BlockPattern, Vec<usize>, LinearSolver) {
         .flat_map(|j| (4..8).map(move |i| m * side * side + j * side + i))
         .collect();
     let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
-    s.set_pattern(&p, &top).unwrap();
+    s.set_pattern(&p, &top, &[]).unwrap();
     (p, top, s)
 }
 
@@ -302,7 +302,7 @@ fn the_trailing_block_is_the_volatile_columns_alone() {
     for m in [6, 8] {
         let (p, volatile) = two_boxes(m);
         let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
-        s.set_pattern(&p, &volatile).unwrap();
+        s.set_pattern(&p, &volatile, &[]).unwrap();
         let (full, trailing) = s.factor_flops().unwrap();
         let cols = volatile.len() * 3;
         let dense: f64 = (0..cols).map(|c| (c + 2 * c * c) as f64).sum();

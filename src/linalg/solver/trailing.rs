@@ -5,6 +5,7 @@
 
 use crate::linalg::error::LinearSolveError;
 use crate::linalg::lu::symbolic::{SymbolicError, SymbolicFactor};
+use crate::linalg::ordering::constraints::OrderConstraints;
 use crate::linalg::ordering::nodes::FillOrdering;
 use crate::linalg::pattern::BlockPattern;
 
@@ -33,9 +34,10 @@ const MAX_TRAILING_SHARE: f64 = 0.5;
 const MAX_FILL_COST: f64 = 1.5;
 
 /// The symbolic analysis of `pattern` with the `volatile` nodes last when
-/// that pays (the bounds above), otherwise the unconstrained one.
+/// that pays (the bounds above), otherwise without that constraint; the
+/// `anchored` pseudo-nodes follow their anchors in both.
 ///
-/// `plain_flops` remembers the LU flops of the last unconstrained analysis:
+/// `volatile` is sorted. `plain_flops` remembers the LU flops of the last unconstrained analysis:
 /// a constrained one within [`MAX_FILL_COST`] of it is kept without
 /// ordering the new pattern unconstrained again (contact couplings change
 /// that work little, and the second ordering was half of the symbolic time
@@ -44,20 +46,36 @@ pub fn analyse(
     pattern: &BlockPattern,
     ordering: FillOrdering,
     volatile: &[usize],
+    anchored: &[(usize, usize)],
     plain_flops: &mut Option<f64>,
 ) -> Result<SymbolicFactor, LinearSolveError> {
     let err = |e: SymbolicError| LinearSolveError::Symbolic(e.to_string());
     let d = pattern.dim();
     let plain = |plain_flops: &mut Option<f64>| -> Result<SymbolicFactor, LinearSolveError> {
-        let f = SymbolicFactor::new(pattern, ordering, None).map_err(err)?;
+        let c = OrderConstraints {
+            last: &[],
+            anchored,
+        };
+        let f = SymbolicFactor::with_constraints(pattern, ordering, None, c).map_err(err)?;
         *plain_flops = Some(f.size().lu_flops);
         Ok(f)
     };
-    if volatile.is_empty() || volatile.len() * d > MAX_TRAILING_DOFS {
+    // the trailing block holds the volatile nodes and the pseudo-nodes
+    // anchored to them
+    let trailing_nodes = volatile.len()
+        + anchored
+            .iter()
+            .filter(|(_, a)| volatile.binary_search(a).is_ok())
+            .count();
+    if volatile.is_empty() || trailing_nodes * d > MAX_TRAILING_DOFS {
         return plain(plain_flops);
     }
+    let c = OrderConstraints {
+        last: volatile,
+        anchored,
+    };
     let split =
-        SymbolicFactor::with_last(pattern, ordering, Some(SPLIT_RELAX), volatile).map_err(err)?;
+        SymbolicFactor::with_constraints(pattern, ordering, Some(SPLIT_RELAX), c).map_err(err)?;
     let fs = split.size().lu_flops;
     let small = split.trailing_flops() <= MAX_TRAILING_SHARE * fs;
     let keep_by = |fp: f64| small && fs <= MAX_FILL_COST * fp;
