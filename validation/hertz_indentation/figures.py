@@ -7,7 +7,7 @@ from ledgers import closures, read
 
 E, NU, R = 1.0, 0.3, 1.0
 E_STAR = E / (1.0 - NU * NU)  # a rigid indenter
-SPEED = 0.0004  # the sphere's velocity: δ(t) = SPEED · t
+SPEED = 0.000025  # the sphere's velocity: δ(t) = SPEED · t
 
 
 def hertz(delta):
