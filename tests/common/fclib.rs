@@ -1,5 +1,5 @@
 //! Helpers shared by the nonsmooth integration tests.
-#![allow(dead_code)]
+
 
 use std::path::PathBuf;
 

@@ -3,11 +3,11 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod fe_util;
+
 
 use emcontact::fe::kernel::{internal_force, KernelError, StressEval};
 use emcontact::fe::ElementKind;
-use fe_util::*;
+use crate::common::fe::*;
 use nalgebra::{Matrix3, Rotation3, Vector3};
 use proptest::prelude::*;
 

@@ -10,11 +10,11 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod fe_util;
+
 
 use emcontact::fe::kernel::{mass, StressEval};
 use emcontact::fe::ElementKind;
-use fe_util::*;
+use crate::common::fe::*;
 use nalgebra::{DMatrix, DVector, Vector3};
 
 struct Step {

@@ -4,8 +4,7 @@
 //! process. Every run must end by itself within 60 s with exit 0, 1 or 2 — never a
 //! panic (exit 101), an abort or a signal.
 
-#[path = "nonsmooth_global_common/mod.rs"]
-mod common;
+use crate::common::fclib as common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

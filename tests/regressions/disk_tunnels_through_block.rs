@@ -16,8 +16,7 @@ use emcontact::model::Model;
 use emcontact::output::read_csv;
 use std::process::Command;
 
-mod history_util;
-use history_util::assert_exact_energy;
+use crate::common::history::assert_exact_energy;
 
 const RADIUS: f64 = 1.0;
 

@@ -2,8 +2,7 @@
 //! three sparse storages, /solution and /guesses, h5py interoperability, typed errors
 //! on bad files.
 
-#[path = "nonsmooth_global_common/mod.rs"]
-mod common;
+use crate::common::fclib as common;
 
 use std::path::Path;
 use std::process::Command;

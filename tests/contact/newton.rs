@@ -156,7 +156,7 @@ fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem_without_penetrati
 
 /// `--dump-contact`: the first contact step's subproblems are FCLIB files that
 /// the library reads back, `emcontact fc solve` solves to 1e-8, and an
-/// independent numpy/h5py check (`tests/fclib_check.py`) accepts.
+/// independent numpy/h5py check (`tests/common/fclib_check.py`) accepts.
 #[test]
 fn contact_subproblems_are_written_as_fclib_files() {
     use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
@@ -221,7 +221,7 @@ fn contact_subproblems_are_written_as_fclib_files() {
         eprintln!("note: python3 with numpy and h5py unavailable; independent check skipped");
         return;
     }
-    let check = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fclib_check.py");
+    let check = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/fclib_check.py");
     let o = std::process::Command::new("python3")
         .arg(check)
         .arg(file)

@@ -1,5 +1,5 @@
 //! Shared helpers for the fe kernel tests: random distorted element configurations.
-#![allow(dead_code)]
+
 
 use emcontact::fe::kernel::{internal_force, StressEval};
 use emcontact::fe::ElementKind;

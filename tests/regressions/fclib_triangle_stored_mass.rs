@@ -2,10 +2,8 @@
 //! condensation read only the lower triangle — the diagonal — of an upper-triangle
 //! `M` and reported "converged, error 0" on a different problem). The files are made
 //! by `tests/fclib_make_triangular.py` (h5py); every solution is checked by
-//! `tests/fclib_check.py`, which reads `M` as stored, as Siconos 4.5.0 does.
+//! `tests/common/fclib_check.py`, which reads `M` as stored, as Siconos 4.5.0 does.
 
-#[path = "nonsmooth_global_common/mod.rs"]
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -64,7 +62,7 @@ fn fc(args: &[&str]) -> Output {
 /// `(exit 0 ⇔ error ≤ 1e-8, error)` from the independent checker.
 fn check(problem: &Path, solution: &Path) -> (bool, f64) {
     let o = Command::new("python3")
-        .arg(script("fclib_check.py"))
+        .arg(script("common/fclib_check.py"))
         .arg(problem)
         .arg(solution)
         .output()

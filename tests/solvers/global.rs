@@ -2,8 +2,7 @@
 //! requested tolerance (checked independently of the solver), or the solver says it
 //! did not converge (DESIGN §9).
 
-#[path = "nonsmooth_global_common/mod.rs"]
-mod common;
+use crate::common::fclib as common;
 
 use std::time::{Duration, Instant};
 

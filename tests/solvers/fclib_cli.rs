@@ -1,9 +1,8 @@
 //! `emcontact fc …` through the binary: exit codes, messages, files written. Every
-//! written solution is checked by `tests/fclib_check.py` (numpy + h5py, independent of
+//! written solution is checked by `tests/common/fclib_check.py` (numpy + h5py, independent of
 //! the Rust code), which reads the problem exactly as the file stores it.
 
-#[path = "nonsmooth_global_common/mod.rs"]
-mod common;
+use crate::common::fclib as common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -39,7 +38,7 @@ fn python_ok() -> bool {
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
+        .join("tests/common")
         .join(name)
 }
 

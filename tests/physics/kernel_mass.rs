@@ -2,11 +2,11 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod fe_util;
+
 
 use emcontact::fe::kernel::{cell_stress, characteristic_length, mass, strain_energy, volume};
 use emcontact::fe::ElementKind;
-use fe_util::*;
+use crate::common::fe::*;
 use nalgebra::{DMatrix, Matrix3, Rotation3, Vector3};
 use proptest::prelude::*;
 

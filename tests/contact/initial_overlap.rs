@@ -14,8 +14,7 @@ use emcontact::output::read_csv;
 use std::path::Path;
 use std::process::Command;
 
-mod history_util;
-use history_util::assert_exact_energy;
+use crate::common::history::assert_exact_energy;
 
 /// A disk (radius 1, centre 0.9) sunk 0.1 into a block `[-2, 2] × [-1, 0]`,
 /// thrown down and sideways; `master`: the block's top or the plane y = 0.

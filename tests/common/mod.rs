@@ -1,0 +1,7 @@
+//! Fixtures and checks shared by the test crates, included by each as
+//! `#[path = "../common/mod.rs"] mod common;` (not every crate uses all of it).
+#![allow(dead_code)]
+
+pub mod fclib;
+pub mod fe;
+pub mod history;

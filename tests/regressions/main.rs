@@ -1,0 +1,8 @@
+//! One test file per bug, named after the bug: each reproduces what went wrong and fails
+//! if it comes back.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod disk_tunnels_through_block;
+mod fclib_triangle_stored_mass;

@@ -1,0 +1,14 @@
+//! Solvers: the frictional-contact library (local and global solvers, FCLIB files
+//! through the library and the command line) and the linear-solver paths.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod fclib_cli;
+mod fclib_fuzz;
+mod fclib_io;
+mod global;
+mod linear_solver;
+mod local;
+mod local_cases;
+mod local_penalty;
