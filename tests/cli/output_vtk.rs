@@ -1,11 +1,11 @@
-//! VTK output: `.vtu` round trips through vtkio's reader and (when python3 with
-//! `vtk` is installed) through VTK's own XML reader via
-//! `validation/check_vtk.py`; `.pvd` content; atomic writes.
+//! VTK output: `.vtu` round trips through vtkio's reader and through VTK's own
+//! XML reader via `validation/check_vtk.py` (python3 with `vtk`: required);
+//! `.pvd` content; atomic writes.
+use crate::common::python::{check_vtk, python};
 use emcontact::fe::ElementKind;
 use emcontact::mesh::Element;
 use emcontact::output::{write_atomic, write_vtu, Field, Frame, OutputError, Pvd};
 use std::path::Path;
-use std::process::Command;
 use vtkio::model::{Attribute, CellType, DataSet, ElementType, Piece, VertexNumbers, Vtk};
 
 /// Unit cube corners (VTK hex order) plus one awkward point.
@@ -283,36 +283,8 @@ fn write_atomic_replaces_content_and_leaves_no_temporary() {
     assert!(err.to_string().contains("no/such/dir/x.txt"), "{err}");
 }
 
-/// python3 with the `vtk` package, or `None` (with a note) when absent.
-fn python_with_vtk() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .args(["-c", "import vtk"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("NOTE: python3 with the 'vtk' package not found; skipping the VTK reader check");
-        return None;
-    }
-    Some("python3")
-}
-
-fn check_vtk(pvd: &Path, points: &str, cells: &str) -> (bool, String) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("validation/check_vtk.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(pvd)
-        .args(["--points", points, "--cells", cells])
-        .output()
-        .expect("run check_vtk.py");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
-
 #[test]
 fn vtu_and_pvd_are_read_by_vtk_itself() {
-    let Some(py) = python_with_vtk() else { return };
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("frames")).unwrap();
     let pvd_path = dir.path().join("run.pvd");
@@ -339,7 +311,7 @@ print(repr(g.GetPoint(8)), repr(g.GetCellData().GetArray("stress").GetTuple(4)[8
 print(g.GetCellData().GetTensors().GetName(), g.GetPointData().GetVectors().GetName(),
       g.GetPointData().GetScalars().GetName())
 "#;
-    let out = Command::new(py)
+    let out = python(&["vtk"])
         .args(["-c", probe])
         .arg(dir.path().join("frames/run_000000.vtu"))
         .output()

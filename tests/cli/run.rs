@@ -35,14 +35,6 @@ fn emcontact(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn python_has(module: &str) -> bool {
-    Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
 #[test]
 fn run_writes_the_output_contract() {
     let dir = tempfile::tempdir().unwrap();
@@ -82,28 +74,12 @@ fn run_writes_the_output_contract() {
         let name = e.unwrap().file_name().into_string().unwrap();
         assert!(!name.contains(".tmp"), "leftover temporary {name}");
     }
-    if python_has("vtk") {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("validation/check_vtk.py");
-        let o = Command::new("python3")
-            .arg(script)
-            .arg(out.join("spin.pvd"))
-            .args([
-                "--points",
-                "displacement:3,velocity:3",
-                "--cells",
-                "stress:9,strain_energy_density:1,body:1",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "check_vtk: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-    } else {
-        println!("python3 with vtk not available: VTK read-back check skipped (bash .ci/setup installs it)");
-    }
+    let (ok, text) = crate::common::python::check_vtk(
+        &out.join("spin.pvd"),
+        "displacement:3,velocity:3",
+        "stress:9,strain_energy_density:1,body:1",
+    );
+    assert!(ok, "check_vtk: {text}");
 }
 
 #[test]

@@ -5,3 +5,4 @@
 pub mod fclib;
 pub mod fe;
 pub mod history;
+pub mod python;

@@ -213,26 +213,6 @@ fn contact_subproblems_are_written_as_fclib_files() {
         .unwrap()
         .count();
     assert_eq!(n, total, "[output] contact_problems = true");
-    let py_ok = std::process::Command::new("python3")
-        .args(["-c", "import h5py, numpy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !py_ok {
-        eprintln!("note: python3 with numpy and h5py unavailable; independent check skipped");
-        return;
-    }
-    let check = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/fclib_check.py");
-    let o = std::process::Command::new("python3")
-        .arg(check)
-        .arg(file)
-        .arg(&sol)
-        .arg("1e-8")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "h5py/numpy check: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (ok, e) = crate::common::python::fclib_check(file, &sol, 1e-8);
+    assert!(ok, "the independent numpy/h5py check finds error {e:e}");
 }

@@ -1,10 +1,11 @@
 //! Global files whose `M` is stored as one triangle (regression for issue 15: the
 //! condensation read only the lower triangle — the diagonal — of an upper-triangle
-//! `M` and reported "converged, error 0" on a different problem). The files are made
-//! by `tests/fclib_make_triangular.py` (h5py); every solution is checked by
+//! `M` and reported "converged, error 0" on a different problem). The files are
+//! committed under `tests/data/fclib/triangular/` (made by
+//! `tests/data/fclib/make_fixtures.py`); every solution is checked by
 //! `tests/common/fclib_check.py`, which reads `M` as stored, as Siconos 4.5.0 does.
 
-
+use crate::common::python::{fclib_check, repo};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -12,43 +13,18 @@ use emcontact::nonsmooth::condense::MassStorage;
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
 use emcontact::nonsmooth::{self, Control};
 
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(name)
-}
-
-/// Makes the regression files; `None` without python3/numpy/h5py.
-fn make_files(dir: &Path) -> Option<Vec<PathBuf>> {
-    let o = Command::new("python3")
-        .arg(script("fclib_make_triangular.py"))
-        .arg(dir)
-        .output()
-        .ok()?;
-    if !o.status.success() {
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("ModuleNotFoundError"),
-            "fclib_make_triangular.py failed: {err}"
-        );
-        eprintln!(
-            "note: python3 with numpy and h5py unavailable (bash .ci/setup installs them); skipped"
-        );
-        return None;
-    }
-    let names = [
+/// The regression files (committed; made by `tests/data/fclib/make_fixtures.py`).
+fn files() -> Vec<PathBuf> {
+    [
         "upper-triplet",
         "upper-csc",
         "lower-triplet",
         "general-csc",
         "full-triplet",
-    ];
-    Some(
-        names
-            .iter()
-            .map(|n| dir.join(format!("{n}.hdf5")))
-            .collect(),
-    )
+    ]
+    .iter()
+    .map(|n| repo(&format!("tests/data/fclib/triangular/{n}.hdf5")))
+    .collect()
 }
 
 fn fc(args: &[&str]) -> Output {
@@ -61,19 +37,7 @@ fn fc(args: &[&str]) -> Output {
 
 /// `(exit 0 ⇔ error ≤ 1e-8, error)` from the independent checker.
 fn check(problem: &Path, solution: &Path) -> (bool, f64) {
-    let o = Command::new("python3")
-        .arg(script("common/fclib_check.py"))
-        .arg(problem)
-        .arg(solution)
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    let e = out
-        .split("error=")
-        .nth(1)
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| panic!("fclib_check.py: {out}"));
-    (o.status.code() == Some(0), e)
+    fclib_check(problem, solution, 1e-8)
 }
 
 fn stdout_error(o: &Output) -> f64 {
@@ -89,9 +53,7 @@ fn stdout_error(o: &Output) -> f64 {
 #[test]
 fn default_solver_is_right_on_triangle_stored_mass_matrices() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else {
-        return;
-    };
+    let files = files();
     let mut converged = 0;
     for f in &files {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
@@ -150,9 +112,7 @@ fn default_solver_is_right_on_triangle_stored_mass_matrices() {
 #[test]
 fn symmetrize_solves_and_writes_the_symmetric_problem() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else {
-        return;
-    };
+    let files = files();
     let f = &files[1];
     let out = dir.path().join("sym.hdf5");
     let o = fc(&[
@@ -182,10 +142,7 @@ fn symmetrize_solves_and_writes_the_symmetric_problem() {
 /// converges with the independent measure or says it did not.
 #[test]
 fn condensation_uses_m_as_stored() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(files) = make_files(dir.path()) else {
-        return;
-    };
+    let files = files();
     let (p, _) = read_problem(&files[1]).unwrap();
     let FclibProblem::Global(g) = p else { panic!() };
     let c = g.condense().unwrap();

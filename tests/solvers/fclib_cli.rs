@@ -4,7 +4,7 @@
 
 use crate::common::fclib as common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -29,45 +29,10 @@ fn text(o: &Output) -> String {
     )
 }
 
-fn python_ok() -> bool {
-    Command::new("python3")
-        .args(["-c", "import h5py, numpy"])
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/common")
-        .join(name)
-}
-
-/// `tests/fclib_check.py PROBLEM SOLUTION`: `Some((passes 1e-8, error))`, `None`
-/// without python3/h5py/numpy (bash .ci/setup installs them).
-pub fn check(problem: &Path, solution: &Path) -> Option<(bool, f64)> {
-    if !python_ok() {
-        eprintln!("note: python3 with numpy and h5py unavailable; independent check skipped");
-        return None;
-    }
-    let o = Command::new("python3")
-        .arg(script("fclib_check.py"))
-        .arg(problem)
-        .arg(solution)
-        .arg("1e-8")
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout).to_string();
-    let e: f64 = out
-        .split("error=")
-        .nth(1)
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "fclib_check.py: {out}{}",
-                String::from_utf8_lossy(&o.stderr)
-            )
-        });
-    Some((o.status.code() == Some(0), e))
+/// The independent checker (`tests/common/fclib_check.py`, numpy + h5py) at
+/// 1e-8: `(passes, error)`.
+pub fn check(problem: &Path, solution: &Path) -> (bool, f64) {
+    crate::common::python::fclib_check(problem, solution, 1e-8)
 }
 
 fn reported_error(o: &Output) -> f64 {
@@ -111,16 +76,12 @@ fn default_solver_on_every_sample_passes_the_independent_check() {
         assert_eq!(o.status.code(), Some(0), "{f}: {}", text(&o));
         let e = reported_error(&o);
         assert!(e <= 1e-8, "{f}: {e:e}");
-        if let Some((ok, e2)) = check(&data(f), &out) {
-            assert!(ok, "{f}: independent error {e2:e}");
-            // Same measure up to summation order (1e-10 on a tolerance of 1e-8).
-            assert!((e - e2).abs() <= 1e-10, "{f}: {e:e} vs {e2:e}");
-            // The output is a complete FCLIB file (problem included).
-            assert!(
-                check(&out, &out).unwrap().0,
-                "{f}: output not self-contained"
-            );
-        }
+        let (ok, e2) = check(&data(f), &out);
+        assert!(ok, "{f}: independent error {e2:e}");
+        // Same measure up to summation order (1e-10 on a tolerance of 1e-8).
+        assert!((e - e2).abs() <= 1e-10, "{f}: {e:e} vs {e2:e}");
+        // The output is a complete FCLIB file (problem included).
+        assert!(check(&out, &out).0, "{f}: output not self-contained");
     }
 }
 
@@ -143,12 +104,11 @@ fn no_convergence_exits_1_and_writes_the_last_iterate() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("did not converge"), "{}", text(&o));
     let e = reported_error(&o);
-    if let Some((ok, e2)) = check(&f, &out) {
-        assert!(
-            !ok && (e - e2).abs() <= 1e-6 * e2 + 1e-10,
-            "{e:e} vs {e2:e}"
-        );
-    }
+    let (ok, e2) = check(&f, &out);
+    assert!(
+        !ok && (e - e2).abs() <= 1e-6 * e2 + 1e-10,
+        "{e:e} vs {e2:e}"
+    );
 }
 
 /// `--tol 0|nan|inf|-1` and other bad arguments and files: exit 2 with a message.

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Writes small global FCLIB problems whose mass matrix M is stored the way some
-published files store it (regression data for issue 15; numpy + h5py only).
+"""Writes the generated FCLIB fixtures under tests/data/fclib/ (numpy + h5py
+only; run once, the files are committed, the tests do not run Python to make
+them):
 
-usage: fclib_make_triangular.py OUT_DIR
+usage: make_fixtures.py [OUT_DIR]   (default: the folder of this script)
 
-Files (3D, FEM-like: M = K + mass, H picks a few nodes' displacements):
+triangular/: small global problems whose mass matrix M is stored the way some
+published files store it (the triangle-stored-mass regression). 3D, FEM-like:
+M = K + mass, H picks a few nodes' displacements:
   upper-triplet.hdf5   M as its upper triangle only, triplets (nz >= 0), 1 contact
                        (like the Siconos test file CubeH8)
   upper-csc.hdf5       M as its upper triangle only, CSC (nz = -1), 9 contacts
@@ -14,7 +17,11 @@ Files (3D, FEM-like: M = K + mass, H picks a few nodes' displacements):
   full-triplet.hdf5    M symmetric, both triangles stored (the control), 4 contacts
 
 The problem a file defines is M exactly as stored (as Siconos reads it and as the
-independent checker fclib_check.py reads it)."""
+independent checker tests/common/fclib_check.py reads it).
+
+bad/truncated-triplet.hdf5: a local problem whose triplet arrays are shorter
+than its nz (the reader must refuse it with a typed error naming /fclib_local/W)."""
+import os
 import sys
 import h5py
 import numpy as np
@@ -74,7 +81,23 @@ def write(path, m, h, f, w, mu, storage):
         v.create_dataset("mu", data=mu)
 
 
+def truncated_triplet(path):
+    with h5py.File(path, "w") as f:
+        g = f.create_group("fclib_local")
+        g["spacedim"] = np.array([3], "i4")
+        w = g.create_group("W")
+        for k, v in dict(nzmax=[5], m=[3], n=[3], nz=[5], p=[0, 1], i=[0, 1]).items():
+            w[k] = np.array(v, "i4")
+        w["x"] = np.array([1.0, 2.0])
+        v = g.create_group("vectors")
+        v["q"] = np.zeros(3)
+        v["mu"] = np.array([0.5])
+
+
 def main(out):
+    os.makedirs(f"{out}/triangular", exist_ok=True)
+    os.makedirs(f"{out}/bad", exist_ok=True)
+    truncated_triplet(f"{out}/bad/truncated-triplet.hdf5")
     rng = np.random.default_rng(15)
     cases = [
         ("upper-triplet", 24, 1, "upper", "triplet"),
@@ -99,8 +122,8 @@ def main(out):
         w = rng.standard_normal(3 * nc) * 0.5
         w[0::3] = -np.abs(w[0::3]) - 0.5
         mu = rng.uniform(0.2, 0.8, nc)
-        write(f"{out}/{name}.hdf5", m, h, f, w, mu, storage)
+        write(f"{out}/triangular/{name}.hdf5", m, h, f, w, mu, storage)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
