@@ -8,40 +8,25 @@
 //! exceed Δt, land exactly on the output times, and `history.csv` has the
 //! Δt actually taken.
 
+use crate::common::fixture::Fixture;
+use crate::common::run::model;
 use emcontact::driver::{self, RunOptions, RunSummary};
-use emcontact::input;
 use emcontact::output::read_csv;
 
+/// inputs/spinning_ring.toml at Δt = 1 (10× its step) to t = 30 with Newton
+/// limited to four iterations, a frame every 3 steps.
 fn spin(adaptive: bool) -> String {
-    format!(
-        r#"
-[problem]
-name = "spin"
-dimension = 2
-[time]
-dt = 1.0
-end = 30.0
-adaptive = {adaptive}
-[solver]
-max_iterations = 4
-[output]
-every = 3
-[mesh]
-[[mesh.generate]]
-kind = "ring"
-name = "ring"
-center = [0.0, 0.0]
-radius = 10.0
-thickness = 0.3
-divisions = [78, 3]
-[[body]]
-name = "ring"
-group = "ring"
-material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.16666666666666666, density = 0.1 }}
-velocity = [0.0, -4.0]
-angular_velocity = 0.5
-"#
-    )
+    Fixture::file("inputs/spinning_ring.toml")
+        .set("problem.name", "spin")
+        .set("time.dt", 1.0)
+        .set("time.end", 30.0)
+        .set("time.adaptive", adaptive)
+        .set("solver.max_iterations", 4)
+        .remove("solver.tolerance")
+        .remove("solver.max_cutbacks")
+        .set("output.every", 3)
+        .remove("body.0.mass")
+        .text()
 }
 
 struct Run {
@@ -53,8 +38,7 @@ struct Run {
 
 fn run(adaptive: bool) -> Run {
     let dir = tempfile::tempdir().unwrap();
-    let mut model = input::parse(&dir.path().join("spin.toml"), &spin(adaptive)).unwrap();
-    model.output.dir = dir.path().join("out");
+    let model = model(dir.path(), &spin(adaptive));
     let opts = RunOptions {
         plots: false,
         ..RunOptions::default()

@@ -6,160 +6,64 @@
 //! 1000 divisions, byte-order and type errors in binary MSH, an unwritable
 //! output folder.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use crate::common::fixture::source;
+use crate::common::run::{assert_refused as refused, check_edit, emcontact_guarded as emcontact, write_input as write};
+use std::path::Path;
 
-const PLATE: &str = r#"
-[problem]
-name = "plate"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.02
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "plate"
-min = [0.0, 0.0]
-max = [1.0, 1.0]
-divisions = [2, 2]
-[[body]]
-name = "plate"
-group = "plate"
-material = { model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }
-[[contact]]
-slave = "plate_ymin"
-master_plane = { point = [0.0, -0.1], normal = [0.0, 1.0] }
-"#;
-
-const BOX3: &str = r#"
-[problem]
-name = "cube"
-dimension = 3
-[time]
-dt = 0.01
-end = 0.02
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "cube"
-min = [0.0, 0.0, 0.0]
-max = [1.0, 1.0, 1.0]
-divisions = [1, 1, 1]
-[[body]]
-name = "cube"
-group = "cube"
-material = { model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }
-"#;
-
-struct Outcome {
-    code: Option<i32>,
-    stderr: String,
+fn plate() -> String {
+    source("plate_on_plane")
 }
 
-/// Runs the binary with a 60 s guard; a case that runs longer fails.
-fn emcontact(args: &[&str]) -> Outcome {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("{args:?} ran past 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let o = child.wait_with_output().unwrap();
-    Outcome {
-        code: o.status.code(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-/// Asserts exit 2, a message naming the input file and each of `names`,
-/// and no panic.
-fn refused(o: &Outcome, file: &str, names: &[&str]) {
-    assert_eq!(o.code, Some(2), "exit code 2: {}", o.stderr);
-    assert!(o.stderr.contains(file), "names {file}: {}", o.stderr);
-    for n in names {
-        assert!(o.stderr.contains(n), "names {n:?}: {}", o.stderr);
-    }
-    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
-    assert_eq!(
-        o.stderr.lines().filter(|l| l.starts_with("error")).count(),
-        1,
-        "one error: {}",
-        o.stderr
-    );
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+fn cube() -> String {
+    source("cube")
 }
 
 /// `check` on `base` with `from` replaced by `to`.
 fn case(base: &str, from: &str, to: &str, names: &[&str]) {
-    assert!(base.contains(from), "test bug: {from:?}");
-    let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "case.toml", &base.replacen(from, to, 1));
-    refused(
-        &emcontact(&["check", p.to_str().unwrap()]),
-        "case.toml",
-        names,
-    );
+    check_edit(base, from, to, names);
 }
 
 #[test]
 fn time_keys() {
     case(
-        PLATE,
+        &plate(),
         "dt = 0.01",
         "dt = -0.01",
         &["time.dt", "line 6", "positive"],
     );
-    case(PLATE, "end = 0.02", "end = 0.0", &["time.end", "positive"]);
+    case(&plate(), "end = 0.02", "end = 0.0", &["time.end", "positive"]);
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\nintegrator = \"rk4\"",
         &["time.integrator", "\"energy-momentum\" or \"newmark\""],
     );
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\nbeta = 0.3",
         &["time.beta", "newmark"],
     );
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\nintegrator = \"newmark\"\ngamma = -1.0",
         &["time.gamma", "≥ 0"],
     );
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\ndt_min = 0.1",
         &["time.dt_min", "must not exceed time.dt"],
     );
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\ndt_min = -1.0",
         &["time.dt_min", "positive"],
     );
     case(
-        PLATE,
+        &plate(),
         "end = 0.02",
         "end = 0.02\nadaptive = \"yes\"",
         &["line 8", "bool"],
@@ -169,43 +73,43 @@ fn time_keys() {
 #[test]
 fn solver_and_output_keys() {
     case(
-        PLATE,
+        &plate(),
         "[mesh]",
         "[solver]\ntolerance = 0.0\n[mesh]",
         &["solver.tolerance", "positive"],
     );
     case(
-        PLATE,
+        &plate(),
         "[mesh]",
         "[solver]\nmax_iterations = 0\n[mesh]",
         &["solver.max_iterations", "≥ 1"],
     );
     case(
-        PLATE,
+        &plate(),
         "[mesh]",
         "[solver]\nmax_cutbacks = 31\n[mesh]",
         &["solver.max_cutbacks", "at most 30"],
     );
     case(
-        PLATE,
+        &plate(),
         "[mesh]",
         "[output]\nevery = 0\n[mesh]",
         &["output.every", "≥ 1"],
     );
     case(
-        PLATE,
+        &plate(),
         "[mesh]",
         "[output]\ncheckpoint_every = -1\n[mesh]",
         &["output.checkpoint_every", "≥ 0"],
     );
     case(
-        PLATE,
+        &plate(),
         "name = \"plate\"",
         "name = \"a/b\"",
         &["problem.name", "path separators"],
     );
     case(
-        PLATE,
+        &plate(),
         "dimension = 2",
         "dimension = \"2\"",
         &["line 4", "integer"],
@@ -215,13 +119,13 @@ fn solver_and_output_keys() {
 #[test]
 fn generators() {
     case(
-        PLATE,
+        &plate(),
         "divisions = [2, 2]",
         "divisions = [0, 2]",
         &["mesh.generate[0].divisions", "≥ 1"],
     );
     case(
-        PLATE,
+        &plate(),
         "divisions = [2, 2]",
         "divisions = [2]",
         &["mesh.generate[0].divisions", "expected 2 numbers"],
@@ -232,27 +136,27 @@ fn generators() {
 fn oversized_meshes_are_refused_before_allocating() {
     // 10⁹ hex8: refused by the memory estimate, in well under a second
     case(
-        BOX3,
+        &cube(),
         "divisions = [1, 1, 1]",
         "divisions = [1000, 1000, 1000]",
         &["mesh.generate[0].divisions", "memory", "this machine has"],
     );
     // a ball of 1000 divisions: 3.4e9 hex8
     case(
-        BOX3,
+        &cube(),
         "kind = \"box\"\nname = \"cube\"\nmin = [0.0, 0.0, 0.0]\nmax = [1.0, 1.0, 1.0]\ndivisions = [1, 1, 1]",
         "kind = \"ball\"\nname = \"cube\"\ncenter = [0.0, 0.0, 0.0]\nradius = 1.0\ndivisions = 1000",
         &["mesh.generate[0].divisions", "memory"],
     );
     case(
-        BOX3,
+        &cube(),
         "kind = \"box\"\nname = \"cube\"\nmin = [0.0, 0.0, 0.0]\nmax = [1.0, 1.0, 1.0]\ndivisions = [1, 1, 1]",
         "kind = \"ball\"\nname = \"cube\"\ncenter = [0.0, 0.0, 0.0]\nradius = 1.0\ndivisions = 1001",
         &["mesh.generate[0]", "1 to 1000"],
     );
     // a 2D box of 10¹⁰ quads
     case(
-        PLATE,
+        &plate(),
         "divisions = [2, 2]",
         "divisions = [100000, 100000]",
         &["mesh.generate[0].divisions", "memory"],
@@ -262,19 +166,19 @@ fn oversized_meshes_are_refused_before_allocating() {
 #[test]
 fn generator_shapes() {
     case(
-        PLATE,
+        &plate(),
         "kind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]",
         "kind = \"ring\"\nname = \"plate\"\ncenter = [0.0, 0.0]\nradius = 1.0\nthickness = 2.5\ndivisions = [8, 1]",
         &["mesh.generate[0].thickness", "twice the radius"],
     );
     case(
-        BOX3,
+        &cube(),
         "kind = \"box\"",
         "kind = \"ring\"",
         &["mesh.generate[0].kind", "2D generator"],
     );
     case(
-        PLATE,
+        &plate(),
         "kind = \"box\"",
         "kind = \"sphere\"",
         &[
@@ -283,7 +187,7 @@ fn generator_shapes() {
         ],
     );
     case(
-        PLATE,
+        &plate(),
         "divisions = [2, 2]",
         "divisions = [2, 2]\nelement = \"hex8\"",
         &["mesh.generate[0].element", "\"quad4\" or \"tri3\""],
@@ -293,55 +197,55 @@ fn generator_shapes() {
 #[test]
 fn bodies_and_boundaries() {
     case(
-        PLATE,
+        &plate(),
         "group = \"plate\"",
         "group = \"plate_ymin\"",
         &["body[0].group", "dimension 1"],
     );
     case(
-        PLATE,
+        &plate(),
         "model = \"svk\"",
         "model = \"hooke\"",
         &["body[0].material.model", "\"svk\" or \"neo-hookean\""],
     );
     case(
-        PLATE,
+        &plate(),
         "density = 1.0 }",
         "density = 1.0 }\nmass = \"diagonal\"",
         &["body[0].mass", "\"lumped\" or \"consistent\""],
     );
     case(
-        PLATE,
+        &plate(),
         "density = 1.0 }",
         "density = 1.0 }\nvelocity = [1.0, 0.0, 0.0]",
         &["body[0].velocity", "expected 2 components"],
     );
     case(
-        PLATE,
+        &plate(),
         "density = 1.0 }",
         "density = 1.0 }\nangular_velocity = [0.0, 0.0, 1.0]",
         &["body[0].angular_velocity", "a number"],
     );
     case(
-        PLATE,
+        &plate(),
         "[[contact]]",
         "[[boundary]]\ngroup = \"plate_xmin\"\nfix = [\"w\"]\n[[contact]]",
         &["boundary[0].fix", "\"x\", \"y\""],
     );
     case(
-        PLATE,
+        &plate(),
         "[[contact]]",
         "[[boundary]]\ngroup = \"left\"\nfix = [\"x\"]\n[[contact]]",
         &["boundary[0].group", "no group \"left\""],
     );
     case(
-        PLATE,
+        &plate(),
         "[[contact]]",
         "[gravity]\nacceleration = [0.0, -9.81, 0.0]\n[[contact]]",
         &["gravity.acceleration", "expected 2 components"],
     );
     case(
-        PLATE,
+        &plate(),
         "[[body]]",
         "[[body]]\nname = \"plate\"\ngroup = \"plate\"\nmaterial = { model = \"svk\", young = 1.0, poisson = 0.3, density = 1.0 }\n[[body]]",
         &["body[1].name", "duplicate"],
@@ -352,26 +256,26 @@ fn bodies_and_boundaries() {
 fn contact_keys() {
     let plane = "master_plane = { point = [0.0, -0.1], normal = [0.0, 1.0] }";
     case(
-        PLATE,
+        &plate(),
         plane,
         &format!("{plane}\nmaster = \"plate_ymax\""),
         &["contact[0].master", "not both"],
     );
-    case(PLATE, plane, "", &["contact[0].master", "missing"]);
+    case(&plate(), plane, "", &["contact[0].master", "missing"]);
     case(
-        PLATE,
+        &plate(),
         plane,
         &format!("{plane}\nfriction = -0.1"),
         &["contact[0].friction", "≥ 0"],
     );
     case(
-        PLATE,
+        &plate(),
         "slave = \"plate_ymin\"",
         "slave = \"plate\"",
         &["contact[0].slave", "surface group"],
     );
     case(
-        PLATE,
+        &plate(),
         plane,
         &format!("{plane}\nenforcement = \"lagrange\""),
         &[
@@ -380,19 +284,19 @@ fn contact_keys() {
         ],
     );
     case(
-        PLATE,
+        &plate(),
         "normal = [0.0, 1.0]",
         "normal = [0.0, 0.0]",
         &["contact[0].master_plane.normal", "zero vector"],
     );
     case(
-        PLATE,
+        &plate(),
         plane,
         "master = \"plate_ymin\"",
         &["contact[0].slave", "different surfaces"],
     );
     case(
-        PLATE,
+        &plate(),
         plane,
         &format!("{plane}\nmax_augmentations = 40"),
         &["contact[0].max_augmentations", "removed"],
@@ -409,7 +313,7 @@ fn msh_case(source: &str, edit: impl Fn(&mut Vec<u8>), names: &[&str]) {
     let p = write(
         dir.path(),
         "case.toml",
-        &PLATE
+        &plate()
             .replace(
                 "[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]",
                 "file = \"bad.msh\"",
@@ -470,7 +374,7 @@ fn binary_msh_byte_order_and_type_errors() {
 #[test]
 fn output_folders_that_cannot_be_used() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "case.toml", PLATE);
+    let p = write(dir.path(), "case.toml", &plate());
     // a regular file where the folder should be
     let blocker = write(dir.path(), "blocker", "x");
     let o = emcontact(&[

@@ -1,88 +1,33 @@
 //! Bad input → one clear message naming the file and key (and line), exit code 2,
 //! never a panic. One test per case of the issue's list.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::common::fixture::source;
+use crate::common::run::{assert_refused, check_edit, emcontact_guarded, write_input as write, Outcome};
+use std::path::Path;
 
-const GOOD: &str = r#"
-[problem]
-name = "plate"
-dimension = 2
-
-[time]
-dt = 0.01
-end = 0.02
-
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "plate"
-min = [0.0, 0.0]
-max = [1.0, 1.0]
-divisions = [2, 2]
-
-[[body]]
-name = "plate"
-group = "plate"
-material = { model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }
-"#;
-
-struct Outcome {
-    code: Option<i32>,
-    stderr: String,
+fn plate() -> String {
+    source("plate")
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+fn ball() -> String {
+    source("ball_on_plane")
 }
 
+/// `emcontact check INPUT`.
 fn check(input: &Path) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .arg("check")
-        .arg(input)
-        .output()
-        .unwrap();
-    Outcome {
-        code: out.status.code(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    emcontact_guarded(&["check", input.to_str().unwrap()])
 }
 
-/// Runs `check` on GOOD with `from` replaced by `to`; asserts exit 2 and that the
-/// message names the file and every string in `names`.
+/// Runs `check` on the plate with `from` replaced by `to`; asserts exit 2
+/// and that the message names the file and every string in `names`.
 fn bad(from: &str, to: &str, names: &[&str]) -> String {
-    bad_in("GOOD", GOOD, from, to, names)
-}
-
-/// `bad` for any base input `text` (`label` names it in a test bug).
-fn bad_in(label: &str, text: &str, from: &str, to: &str, names: &[&str]) -> String {
-    assert!(text.contains(from), "test bug: {from:?} not in {label}");
-    let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "case.toml", &text.replacen(from, to, 1));
-    let o = check(&p);
-    assert_eq!(o.code, Some(2), "exit code; stderr: {}", o.stderr);
-    assert!(
-        o.stderr.contains("case.toml"),
-        "names the file: {}",
-        o.stderr
-    );
-    for n in names {
-        assert!(
-            o.stderr.contains(n),
-            "message should name {n:?}: {}",
-            o.stderr
-        );
-    }
-    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
-    o.stderr
+    check_edit(&plate(), from, to, names)
 }
 
 #[test]
 fn good_input_passes() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "good.toml", GOOD);
+    let p = write(dir.path(), "good.toml", &plate());
     let o = check(&p);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
 }
@@ -170,22 +115,22 @@ const MSH_HEAD: &str =
     "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n2 1 \"plate\"\n$EndPhysicalNames\n\
 $Nodes\n6\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 2 0 0\n6 2 1 0\n$EndNodes\n";
 
+/// The plate read from `plate.msh` next to it instead of generated.
+fn plate_from_msh() -> String {
+    let toml = plate().replacen(
+        "[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]\n",
+        "file = \"plate.msh\"\n",
+        1,
+    );
+    assert!(toml.contains("plate.msh"));
+    toml
+}
+
 fn mesh_case(msh: &str, names: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "plate.msh", msh);
-    let toml = GOOD.replacen("[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]\n", "file = \"plate.msh\"\n", 1);
-    assert!(toml.contains("plate.msh"));
-    let p = write(dir.path(), "case.toml", &toml);
-    let o = check(&p);
-    assert_eq!(o.code, Some(2), "{}", o.stderr);
-    assert!(o.stderr.contains("case.toml"), "{}", o.stderr);
-    for n in names {
-        assert!(
-            o.stderr.contains(n),
-            "message should name {n:?}: {}",
-            o.stderr
-        );
-    }
+    let p = write(dir.path(), "case.toml", &plate_from_msh());
+    assert_refused(&check(&p), "case.toml", names);
 }
 
 #[test]
@@ -196,7 +141,7 @@ fn valid_handwritten_msh22_is_accepted() {
         "plate.msh",
         &format!("{MSH_HEAD}$Elements\n2\n1 3 2 1 1 1 2 3 4\n2 3 2 1 1 2 5 6 3\n$EndElements\n"),
     );
-    let toml = GOOD.replacen("[[mesh.generate]]\nkind = \"box\"\nname = \"plate\"\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ndivisions = [2, 2]\n", "file = \"plate.msh\"\n", 1);
+    let toml = plate_from_msh();
     let p = write(dir.path(), "case.toml", &toml);
     let o = check(&p);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
@@ -244,43 +189,16 @@ fn wrong_component_count() {
     );
 }
 
-/// A 3D ball (`kind = "ball"`) on a plane: the golf ball's generator.
-const BALL: &str = r#"
-[problem]
-name = "ball"
-dimension = 3
-
-[time]
-dt = 0.01
-end = 0.02
-
-[mesh]
-[[mesh.generate]]
-kind = "ball"
-name = "ball"
-center = [0.0, 0.0, 1.5]
-radius = 1.0
-divisions = 2
-
-[[body]]
-name = "ball"
-group = "ball"
-material = { model = "neo-hookean", young = 60.0, poisson = 0.45, density = 1.0 }
-
-[[contact]]
-slave = "ball_outer"
-master_plane = { point = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0] }
-"#;
-
-/// `bad` for the 3D BALL input.
+/// `bad` for the 3D ball input (`kind = "ball"` on a plane: the golf
+/// ball's generator).
 fn bad_ball(from: &str, to: &str, names: &[&str]) -> String {
-    bad_in("BALL", BALL, from, to, names)
+    check_edit(&ball(), from, to, names)
 }
 
 #[test]
 fn generated_ball_is_accepted_with_its_outer_surface() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "ball.toml", BALL);
+    let p = write(dir.path(), "ball.toml", &ball());
     let o = check(&p);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
 }

@@ -2,7 +2,7 @@
 //! binary) read to the same `Mesh`, which matches what Gmsh and meshio report
 //! (meshes/manifest.toml, written by meshes/make_meshes.py); hand-written files
 //! for sparse tags, names, byte order and every error path.
-use emcontact::fe::ElementKind;
+use crate::common::geom::{area_normal, centroid, flux, local_faces};
 use emcontact::mesh::{parse_gmsh, read_gmsh, Mesh, MeshError};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
@@ -45,37 +45,6 @@ fn read_model(m: &Model) -> Vec<Mesh> {
         .iter()
         .map(|f| read_gmsh(&meshes_dir().join(f), m.dim).unwrap_or_else(|e| panic!("{f}: {e}")))
         .collect()
-}
-
-/// Σ over the boundary faces of (x · n) |face| — by the divergence theorem
-/// D × volume when the faces close the body and point outward. For flat faces
-/// x · n is constant on the face, so one node suffices.
-fn flux(mesh: &Mesh, groups: &[&str]) -> f64 {
-    let mut s = 0.0;
-    for name in groups {
-        for e in &mesh.group(name).unwrap().elements {
-            let x: Vec<[f64; 3]> = e.nodes().iter().map(|&a| mesh.nodes[a]).collect();
-            let d = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-            let n = match x.len() {
-                2 => {
-                    let t = d(x[1], x[0]);
-                    [t[1], -t[0], 0.0] // |n| = length
-                }
-                3 => half_cross(d(x[1], x[0]), d(x[2], x[0])),
-                _ => half_cross(d(x[2], x[0]), d(x[3], x[1])),
-            };
-            s += x[0][0] * n[0] + x[0][1] * n[1] + x[0][2] * n[2];
-        }
-    }
-    s
-}
-
-fn half_cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        0.5 * (a[1] * b[2] - a[2] * b[1]),
-        0.5 * (a[2] * b[0] - a[0] * b[2]),
-        0.5 * (a[0] * b[1] - a[1] * b[0]),
-    ]
 }
 
 #[test]
@@ -198,7 +167,7 @@ fn surfaces_are_outward_and_close_the_body() {
         let mut owner: HashMap<Vec<usize>, Vec<[f64; 3]>> = HashMap::new();
         for e in &mesh.group(body).unwrap().elements {
             let c = centroid(&mesh, e.nodes());
-            for f in face_lists(e.kind) {
+            for f in local_faces(e.kind) {
                 let mut key: Vec<usize> = f.iter().map(|&k| e.nodes()[k]).collect();
                 key.sort_unstable();
                 owner.entry(key).or_default().push(c);
@@ -216,49 +185,11 @@ fn surfaces_are_outward_and_close_the_body() {
                     cs.len()
                 );
                 let fc = centroid(&mesh, e.nodes());
-                let n = normal(&mesh, e.nodes());
+                let n = area_normal(&mesh, e.nodes());
                 let out = (0..3).map(|k| n[k] * (fc[k] - cs[0][k])).sum::<f64>();
                 assert!(out > 0.0, "{file}: a face of {s} points inward");
             }
         }
-    }
-}
-
-fn face_lists(kind: ElementKind) -> Vec<Vec<usize>> {
-    match kind {
-        ElementKind::Tri3 => vec![vec![0, 1], vec![1, 2], vec![2, 0]],
-        ElementKind::Quad4 => vec![vec![0, 1], vec![1, 2], vec![2, 3], vec![3, 0]],
-        ElementKind::Tet4 => vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]],
-        ElementKind::Hex8 => vec![
-            vec![0, 1, 2, 3],
-            vec![4, 5, 6, 7],
-            vec![0, 1, 5, 4],
-            vec![1, 2, 6, 5],
-            vec![2, 3, 7, 6],
-            vec![3, 0, 4, 7],
-        ],
-        ElementKind::Line2 => vec![],
-    }
-}
-
-fn centroid(mesh: &Mesh, nodes: &[usize]) -> [f64; 3] {
-    let mut c = [0.0; 3];
-    for &a in nodes {
-        for (ck, xk) in c.iter_mut().zip(mesh.nodes[a]) {
-            *ck += xk / nodes.len() as f64;
-        }
-    }
-    c
-}
-
-fn normal(mesh: &Mesh, nodes: &[usize]) -> [f64; 3] {
-    let x: Vec<[f64; 3]> = nodes.iter().map(|&a| mesh.nodes[a]).collect();
-    let d = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-    if x.len() == 2 {
-        let t = d(x[1], x[0]);
-        [t[1], -t[0], 0.0]
-    } else {
-        half_cross(d(x[1], x[0]), d(x[2], x[0]))
     }
 }
 

@@ -2,38 +2,14 @@
 //! refusing to mix runs without `--overwrite` (no stale frames), rows
 //! written whole on a full disk, the check's warnings and `--strict`.
 
+use crate::common::fixture::Fixture;
+use crate::common::run::{emcontact, write_input};
 use emcontact::output::read_csv;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-const SPIN: &str = r#"
-[problem]
-name = "spin"
-dimension = 3
-[time]
-dt = 0.1
-end = 1.0
-[output]
-every = 2
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 1.0, 1.0]
-divisions = [2, 1, 1]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 100.0, poisson = 0.3, density = 1.0 }
-angular_velocity = [0.0, 0.0, 1.0]
-"#;
-
-fn emcontact(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .output()
-        .unwrap()
+fn spin() -> Fixture {
+    Fixture::load("spin_box")
 }
 
 fn s(p: &Path) -> &str {
@@ -56,8 +32,7 @@ fn frames(dir: &Path) -> usize {
 #[test]
 fn plot_redraws_the_pngs_from_history() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("spin.toml");
-    std::fs::write(&input, SPIN).unwrap();
+    let input = write_input(dir.path(), "spin.toml", &spin().text());
     let out = dir.path().join("out");
     let o = emcontact(&["run", s(&input), "--out", s(&out), "-q"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -78,8 +53,7 @@ fn plot_redraws_the_pngs_from_history() {
 #[test]
 fn an_earlier_run_is_replaced_only_with_overwrite_and_leaves_no_stale_frames() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("spin.toml");
-    std::fs::write(&input, SPIN).unwrap();
+    let input = write_input(dir.path(), "spin.toml", &spin().text());
     let out = dir.path().join("out");
     assert!(emcontact(&["run", s(&input), "--out", s(&out), "-q"])
         .status
@@ -87,7 +61,7 @@ fn an_earlier_run_is_replaced_only_with_overwrite_and_leaves_no_stale_frames() {
     assert_eq!(frames(&out), 6);
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     // a shorter run into the same folder
-    std::fs::write(&input, SPIN.replace("end = 1.0", "end = 0.4")).unwrap();
+    write_input(dir.path(), "spin.toml", &spin().set("time.end", 0.4).text());
     let o = emcontact(&["run", s(&input), "--out", s(&out), "-q"]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
@@ -108,28 +82,15 @@ fn an_earlier_run_is_replaced_only_with_overwrite_and_leaves_no_stale_frames() {
 }
 
 /// A run that writes far more than 2 MB: 3D frames every step.
-const BIG: &str = r#"
-[problem]
-name = "big"
-dimension = 3
-[time]
-dt = 0.05
-end = 5.0
-[output]
-every = 1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 1.0, 1.0]
-divisions = [8, 4, 4]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 100.0, poisson = 0.3, density = 1.0 }
-angular_velocity = [0.0, 0.0, 1.0]
-"#;
+fn big() -> String {
+    spin()
+        .set("problem.name", "big")
+        .set("time.dt", 0.05)
+        .set("time.end", 5.0)
+        .set("output.every", 1)
+        .set("mesh.generate.0.divisions", vec![8, 4, 4])
+        .text()
+}
 
 #[test]
 fn a_full_disk_stops_the_run_and_leaves_every_file_parseable() {
@@ -146,7 +107,7 @@ fn a_full_disk_stops_the_run_and_leaves_every_file_parseable() {
         return full_writer();
     }
     let input = dir.path().join("big.toml");
-    std::fs::write(&input, BIG).unwrap();
+    std::fs::write(&input, big()).unwrap();
     let out = disk.join("out");
     let o = emcontact(&["run", s(&input), "--out", s(&out), "-q"]);
     let e = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -195,58 +156,10 @@ fn full_writer() {
     assert!(e.contains("/dev/full") && e.contains("space"), "{e}");
 }
 
-/// Every warning of the check in one input: Δt 2000× the stable step, a
-/// default penalty from steel on rubber, a meshed region that is no body, keys
-/// without effect, an unreachable tolerance.
-const WARN: &str = r#"
-[problem]
-name = "warn"
-dimension = 2
-[time]
-dt = 2.0
-end = 2.0
-[solver]
-tolerance = 1e-20
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "rubber"
-min = [0.0, 1.0]
-max = [1.0, 2.0]
-divisions = [2, 2]
-[[mesh.generate]]
-kind = "box"
-name = "steel"
-min = [0.0, 0.0]
-max = [1.0, 0.9]
-divisions = [2, 2]
-[[mesh.generate]]
-kind = "box"
-name = "wall"
-min = [2.0, 0.0]
-max = [3.0, 1.0]
-divisions = [1, 1]
-[[body]]
-name = "rubber"
-group = "rubber"
-material = { model = "neo-hookean", young = 10.0, poisson = 0.3, density = 1.0 }
-[[body]]
-name = "steel"
-group = "steel"
-material = { model = "svk", young = 2.0e5, poisson = 0.3, density = 8.0 }
-[[contact]]
-slave = "rubber_ymin"
-master = "steel_ymax"
-tolerance = 1e-6
-enforcement = "penalty"
-tangential_penalty = 10.0
-"#;
-
 #[test]
 fn check_warns_and_strict_refuses() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("warn.toml");
-    std::fs::write(&input, WARN).unwrap();
+    let input = write_input(dir.path(), "warn.toml", &Fixture::load("warnings").text());
     let o = emcontact(&["check", s(&input)]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "warnings alone do not fail: {e}");

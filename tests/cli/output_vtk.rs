@@ -72,24 +72,16 @@ fn data(salt: f64) -> Data {
 }
 
 fn write(path: &Path, d: &Data) -> Result<(), OutputError> {
-    let pf: Vec<Field> = d
-        .point
-        .iter()
-        .map(|(n, c, v)| Field {
-            name: n,
-            components: *c,
-            values: v,
-        })
-        .collect();
-    let cf: Vec<Field> = d
-        .cell
-        .iter()
-        .map(|(n, c, v)| Field {
-            name: n,
-            components: *c,
-            values: v,
-        })
-        .collect();
+    fn fields<'a>(list: &'a [(&'static str, usize, Vec<f64>)]) -> Vec<Field<'a>> {
+        list.iter()
+            .map(|(n, c, v)| Field {
+                name: n,
+                components: *c,
+                values: v,
+            })
+            .collect()
+    }
+    let (pf, cf) = (fields(&d.point), fields(&d.cell));
     let frame = Frame {
         points: &d.points,
         cells: &d.cells,

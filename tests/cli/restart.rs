@@ -6,96 +6,29 @@
 //! continue and exits 130. Short versions of the ring impact (μ = 0.5) and
 //! the friction blocks (μ = 0.2).
 
+use crate::common::fixture::Fixture;
+use crate::common::run::{bin, run_bin, write_input};
 use emcontact::driver::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RING: &str = r#"
-[problem]
-name = "ring"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.9
-[output]
-every = 5
-checkpoint_every = 1
-[mesh]
-[[mesh.generate]]
-kind = "ring"
-name = "ring1"
-center = [0.0, 0.0]
-radius = 10.0
-thickness = 0.3
-divisions = [78, 3]
-[[mesh.generate]]
-kind = "ring"
-name = "ring2"
-center = [10.0, -20.0]
-radius = 10.0
-thickness = 0.3
-divisions = [78, 3]
-[[body]]
-name = "ring1"
-group = "ring1"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.16666666666666666, density = 0.1 }
-mass = "consistent"
-velocity = [0.0, -4.0]
-[[body]]
-name = "ring2"
-group = "ring2"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.16666666666666666, density = 0.1 }
-mass = "consistent"
-[[contact]]
-slave = "ring1_outer"
-master = "ring2_outer"
-friction = 0.5
-"#;
+/// The ring impact (μ = 0.5) to t = 0.9: contact from step 59 on.
+fn ring() -> String {
+    Fixture::file("validation/ring_impact/velocity_update.toml")
+        .set("problem.name", "ring")
+        .set("time.end", 0.9)
+        .set("output.checkpoint_every", 1)
+        .text()
+}
 
-const BLOCKS: &str = r#"
-[problem]
-name = "blocks"
-dimension = 3
-[time]
-dt = 0.05
-end = 0.6
-[output]
-every = 2
-checkpoint_every = 1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 2.0, 1.0]
-divisions = [4, 4, 2]
-[[mesh.generate]]
-kind = "box"
-name = "cube"
-min = [0.5, 0.0, 1.25]
-max = [1.5, 1.0, 2.25]
-divisions = [2, 2, 2]
-[[body]]
-name = "base"
-group = "base"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-[[body]]
-name = "cube"
-group = "cube"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-velocity = [0.0, 1.5, -1.0]
-[[boundary]]
-group = "base_zmin"
-fix = ["x", "y", "z"]
-[[contact]]
-slave = "cube_zmin"
-master = "base_zmax"
-friction = 0.2
-"#;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_emcontact"))
+/// The coarse friction blocks (μ = 0.2) at Δt = 0.05: first contact in the
+/// step to t = 0.25.
+fn blocks() -> Fixture {
+    Fixture::load("blocks_coarse")
+        .set("time.dt", 0.05)
+        .set("output.every", 2)
+        .set("output.checkpoint_every", 1)
 }
 
 fn spawn(input: &Path, out: &Path) -> Child {
@@ -197,16 +130,9 @@ fn assert_same(a: &[(String, Vec<u8>)], b: &[(String, Vec<u8>)], what: &str) {
 /// `sigint`; each restarted and compared.
 fn kill_and_restart(text: &str, name: &str, kills: [usize; 3], sigint: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join(format!("{name}.toml"));
-    std::fs::write(&input, text).unwrap();
+    let input = write_input(dir.path(), &format!("{name}.toml"), text);
     let reference = dir.path().join("reference");
-    let o = bin()
-        .args(["run", "-q"])
-        .arg(&input)
-        .arg("--out")
-        .arg(&reference)
-        .output()
-        .unwrap();
+    let o = run_bin(&input, &reference, &["-q"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let want = results(&reference, name);
     let total = Checkpoint::read(&reference).unwrap().control.steps;
@@ -262,20 +188,19 @@ fn kill_and_restart(text: &str, name: &str, kills: [usize; 3], sigint: usize) {
 #[test]
 fn ring_impact_restarts_bit_for_bit() {
     // contact from step 59 on
-    kill_and_restart(RING, "ring", [20, 62, 75], 68);
+    kill_and_restart(&ring(), "ring", [20, 62, 75], 68);
 }
 
 #[test]
 fn friction_blocks_restart_bit_for_bit() {
     // first contact in the step to t = 0.25
-    kill_and_restart(BLOCKS, "blocks", [2, 6, 8], 7);
+    kill_and_restart(&blocks().text(), "blocks", [2, 6, 8], 7);
 }
 
 #[test]
 fn a_restart_without_checkpoint_or_of_another_model_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("ring.toml");
-    std::fs::write(&input, RING).unwrap();
+    let input = write_input(dir.path(), "ring.toml", &ring());
     let o = bin()
         .arg("run")
         .arg(&input)
@@ -290,16 +215,13 @@ fn a_restart_without_checkpoint_or_of_another_model_is_refused() {
         "{e}"
     );
     // a checkpoint of the blocks offered to the ring
-    let blocks = dir.path().join("blocks.toml");
-    std::fs::write(&blocks, BLOCKS.replace("end = 0.6", "end = 0.1")).unwrap();
+    let blocks = write_input(
+        dir.path(),
+        "blocks.toml",
+        &blocks().set("time.end", 0.1).text(),
+    );
     let out = dir.path().join("b");
-    let o = bin()
-        .args(["run", "-q"])
-        .arg(&blocks)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = run_bin(&blocks, &out, &["-q"]);
     assert!(o.status.success());
     let o = bin()
         .arg("run")

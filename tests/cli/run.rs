@@ -2,51 +2,20 @@
 //! names, history columns, VTK arrays read back by the Python `vtk` readers),
 //! a failing run that keeps what it computed, and docs/input.md in sync.
 
-use std::path::Path;
-use std::process::Command;
+use crate::common::fixture::Fixture;
+use crate::common::python::{check_vtk, repo};
+use crate::common::run::{emcontact, run_bin, write_input};
 
-const INPUT: &str = r#"
-[problem]
-name = "spin"
-dimension = 3
-[time]
-dt = 0.1
-end = 1.0
-[output]
-every = 2
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 1.0, 1.0]
-divisions = [2, 1, 1]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 100.0, poisson = 0.3, density = 1.0 }
-angular_velocity = [0.0, 0.0, 1.0]
-"#;
-
-fn emcontact(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .output()
-        .unwrap()
+fn spin() -> Fixture {
+    Fixture::load("spin_box")
 }
 
 #[test]
 fn run_writes_the_output_contract() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("spin.toml");
-    std::fs::write(&input, INPUT).unwrap();
+    let input = write_input(dir.path(), "spin.toml", &spin().text());
     let out = dir.path().join("out");
-    let o = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = run_bin(&input, &out, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let history = std::fs::read_to_string(out.join("history.csv")).unwrap();
     let header = history.lines().next().unwrap();
@@ -74,7 +43,7 @@ fn run_writes_the_output_contract() {
         let name = e.unwrap().file_name().into_string().unwrap();
         assert!(!name.contains(".tmp"), "leftover temporary {name}");
     }
-    let (ok, text) = crate::common::python::check_vtk(
+    let (ok, text) = check_vtk(
         &out.join("spin.pvd"),
         "displacement:3,velocity:3",
         "stress:9,strain_energy_density:1,body:1",
@@ -86,28 +55,18 @@ fn run_writes_the_output_contract() {
 fn a_failed_run_exits_1_and_keeps_its_files() {
     // A very soft body, enormous step and no cut-backs: the first step inverts
     // elements or fails to converge.
-    let text = INPUT
-        .replace("young = 100.0", "young = 0.01")
-        .replace(
-            "angular_velocity = [0.0, 0.0, 1.0]",
-            "angular_velocity = [0.0, 0.0, 1.0]\nvelocity = [0.0, 0.0, 0.0]",
-        )
-        .replace(
-            "end = 1.0",
-            "end = 100.0\n[solver]\nmax_cutbacks = 0\nmax_iterations = 3",
-        )
-        .replace("dt = 0.1", "dt = 10.0");
+    let text = spin()
+        .set("body.0.material.young", 0.01)
+        .set("body.0.velocity", vec![0.0, 0.0, 0.0])
+        .set("time.end", 100.0)
+        .set("time.dt", 10.0)
+        .set("solver.max_cutbacks", 0)
+        .set("solver.max_iterations", 3)
+        .text();
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("fail.toml");
-    std::fs::write(&input, &text).unwrap();
+    let input = write_input(dir.path(), "fail.toml", &text);
     let out = dir.path().join("out");
-    let o = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = run_bin(&input, &out, &["-q"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     if o.status.success() {
         panic!("expected this run to fail; it completed");
@@ -130,8 +89,7 @@ fn a_failed_run_exits_1_and_keeps_its_files() {
 fn input_reference_is_in_sync() {
     let o = emcontact(&["keys"]);
     assert!(o.status.success());
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/input.md"))
-        .unwrap();
+    let doc = std::fs::read_to_string(repo("docs/input.md")).unwrap();
     assert_eq!(
         doc,
         String::from_utf8(o.stdout).unwrap(),
@@ -142,8 +100,7 @@ fn input_reference_is_in_sync() {
 #[test]
 fn check_prints_sizes_mass_and_stable_step() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("spin.toml");
-    std::fs::write(&input, INPUT).unwrap();
+    let input = write_input(dir.path(), "spin.toml", &spin().text());
     let o = emcontact(&["check", input.to_str().unwrap()]);
     assert!(o.status.success());
     let s = String::from_utf8_lossy(&o.stdout);
@@ -164,14 +121,9 @@ fn check_prints_sizes_mass_and_stable_step() {
 /// law's ε_N = 1000·4e4 = 4e7.
 #[test]
 fn check_prints_the_contact_enforcement_and_why() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/validation/friction_blocks/slip_mu02.toml"
-    );
     let line = |text: &str| -> String {
         let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("blocks.toml");
-        std::fs::write(&input, text).unwrap();
+        let input = write_input(dir.path(), "blocks.toml", text);
         let o = emcontact(&["check", input.to_str().unwrap()]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = String::from_utf8_lossy(&o.stdout).to_string();
@@ -180,8 +132,8 @@ fn check_prints_the_contact_enforcement_and_why() {
             .unwrap_or_else(|| panic!("no contact line in {s}"))
             .to_string()
     };
-    let text = std::fs::read_to_string(path).unwrap();
-    let exact = line(&text);
+    let blocks = Fixture::file("validation/friction_blocks/slip_mu02.toml");
+    let exact = line(&blocks.text());
     for part in [
         "25 slave nodes",
         "64 master faces",
@@ -192,7 +144,7 @@ fn check_prints_the_contact_enforcement_and_why() {
     ] {
         assert!(exact.contains(part), "missing \"{part}\" in: {exact}");
     }
-    let penalty = line(&text.replace("[[contact]]", "[[contact]]\nenforcement = \"penalty\""));
+    let penalty = line(&blocks.set("contact.0.enforcement", "penalty").text());
     for part in [
         "penalty ε_N = 4.0000e7",
         "(λ+2μ)/h = 4.000e4",

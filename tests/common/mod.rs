@@ -4,5 +4,8 @@
 
 pub mod fclib;
 pub mod fe;
+pub mod fixture;
+pub mod geom;
 pub mod history;
 pub mod python;
+pub mod run;

@@ -15,30 +15,8 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-type V = [f64; 3];
+use crate::common::geom::{add, cross, dot, norm, scale as sc, sub, V};
 
-fn sub(a: V, b: V) -> V {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn add(a: V, b: V) -> V {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-fn sc(a: V, c: f64) -> V {
-    [a[0] * c, a[1] * c, a[2] * c]
-}
-fn dot(a: V, b: V) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: V, b: V) -> V {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn norm(a: V) -> f64 {
-    dot(a, a).sqrt()
-}
 fn unit(a: V) -> V {
     sc(a, 1.0 / norm(a))
 }

@@ -6,79 +6,37 @@
 //! measure: the block's top is the line y = 0, and the disk is a polygon
 //! (point-in-polygon and distance to its edges).
 
+use crate::common::fixture::Fixture;
+use crate::common::history::assert_exact_energy;
+use crate::common::run::{bin, run_bin, write_input};
 use emcontact::contact::overlap;
 use emcontact::driver;
 use emcontact::input;
 use emcontact::model::Model;
 use emcontact::output::read_csv;
 use std::path::Path;
-use std::process::Command;
-
-use crate::common::history::assert_exact_energy;
 
 /// A disk (radius 1, centre 0.9) sunk 0.1 into a block `[-2, 2] × [-1, 0]`,
 /// thrown down and sideways; `master`: the block's top or the plane y = 0.
-fn disk_in_block(adjust: bool, plane: bool) -> String {
-    let option = if adjust {
-        "initial_overlap = \"adjust\""
-    } else {
-        ""
-    };
-    let master = if plane {
-        "master_plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }"
-    } else {
-        "master = \"block_ymax\""
-    };
-    format!(
-        r#"
-[problem]
-name = "overlap"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.2
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "block"
-min = [-2.0, -1.0]
-max = [2.0, 0.0]
-divisions = [8, 2]
-[[mesh.generate]]
-kind = "disk"
-name = "disk"
-center = [0.0, 0.9]
-radius = 1.0
-divisions = 4
-[[body]]
-name = "block"
-group = "block"
-material = {{ model = "neo-hookean", young = 1.0e4, poisson = 0.3, density = 1.0 }}
-[[body]]
-name = "disk"
-group = "disk"
-material = {{ model = "neo-hookean", young = 1.0e4, poisson = 0.3, density = 1.0 }}
-velocity = [1.0, -2.0]
-[[contact]]
-slave = "disk_outer"
-{master}
-{option}
-"#
-    )
+fn disk_in_block(adjust: bool, plane: bool) -> Fixture {
+    let mut f = Fixture::load("disk_in_block");
+    if adjust {
+        f = f.set("contact.0.initial_overlap", "adjust");
+    }
+    if plane {
+        f = f
+            .remove("contact.0.master")
+            .set_toml("contact.0.master_plane", "{ point = [0.0, 0.0], normal = [0.0, 1.0] }");
+    }
+    f
 }
 
-fn write(dir: &Path, text: &str) -> std::path::PathBuf {
-    let p = dir.join("overlap.toml");
-    std::fs::write(&p, text).unwrap();
-    p
+fn write(dir: &Path, f: &Fixture) -> std::path::PathBuf {
+    write_input(dir, "overlap.toml", &f.text())
 }
 
 fn emcontact(args: &[&str], input: &Path) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .arg(input)
-        .output()
-        .unwrap();
+    let out = bin().args(args).arg(input).output().unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -226,10 +184,10 @@ fn slave_nodes_behind_a_rigid_plane_are_refused() {
 #[test]
 fn a_node_behind_an_open_surface_but_beyond_its_body_is_not_inside() {
     let text = disk_in_block(false, false)
-        .replace("min = [-2.0, -1.0]", "min = [-2.0, 0.0]")
-        .replace("max = [2.0, 0.0]", "max = [2.0, 0.1]")
-        .replace("divisions = [8, 2]", "divisions = [8, 1]")
-        .replace("center = [0.0, 0.9]", "center = [0.0, -1.05]");
+        .set("mesh.generate.0.min", vec![-2.0, 0.0])
+        .set("mesh.generate.0.max", vec![2.0, 0.1])
+        .set("mesh.generate.0.divisions", vec![8, 1])
+        .set("mesh.generate.1.center", vec![0.0, -1.05]);
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), &text);
     let m = input::load(&input).unwrap();
@@ -320,13 +278,7 @@ fn an_adjusted_start_is_strain_free_and_keeps_the_energy_exactly() {
     // the same model through `emcontact run`: it says what moved, completes,
     // and keeps the energy from the first step on
     let out = dir.path().join("out");
-    let run = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(["run", "-q"])
-        .arg(&input)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let run = run_bin(&input, &out, &["-q"]);
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(
@@ -369,45 +321,13 @@ fn an_adjusted_start_is_strain_free_and_keeps_the_energy_exactly() {
 #[test]
 fn a_box_sunk_deeper_than_two_face_sizes_is_found_in_3d() {
     for (sink, element) in [(0.1, "hex8"), (0.6, "hex8"), (0.1, "tet4")] {
-        let toml = format!(
-            r#"
-[problem]
-name = "boxes"
-dimension = 3
-[time]
-dt = 0.01
-end = 0.01
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-element = "{element}"
-min = [-1.0, -1.0, -1.0]
-max = [1.0, 1.0, 0.0]
-divisions = [4, 4, 2]
-[[mesh.generate]]
-kind = "box"
-name = "top"
-element = "{element}"
-min = [-0.25, -0.25, {lo}]
-max = [0.25, 0.25, {hi}]
-divisions = [2, 2, 1]
-[[body]]
-name = "base"
-group = "base"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[body]]
-name = "top"
-group = "top"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[contact]]
-slave = "top_zmin"
-master = "base_zmax"
-initial_overlap = "adjust"
-"#,
-            lo = -sink,
-            hi = 0.5 - sink
-        );
+        let toml = Fixture::load("box_on_box")
+            .set("mesh.generate.0.element", element)
+            .set("mesh.generate.1.element", element)
+            .set("mesh.generate.1.min", vec![-0.25, -0.25, -sink])
+            .set("mesh.generate.1.max", vec![0.25, 0.25, 0.5 - sink])
+            .set("contact.0.initial_overlap", "adjust")
+            .text();
         let m = input::parse(&std::env::temp_dir().join("boxes.toml"), &toml).unwrap();
         let found = overlap::find(&m).unwrap();
         let slave = found

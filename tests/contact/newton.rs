@@ -5,6 +5,10 @@
 //! its subproblems to 1e-10, and every subproblem can be written as an FCLIB
 //! file that the library reads back and solves.
 
+use crate::common::fixture::Fixture;
+use crate::common::history::PENETRATION_H;
+use crate::common::python::fclib_check;
+use crate::common::run::{emcontact, printed, stderr, write_input};
 use emcontact::driver;
 use emcontact::dynamics::StepReport;
 use emcontact::input;
@@ -12,21 +16,11 @@ use std::path::Path;
 
 /// The friction blocks of the validation (coarse mesh, Δt = 0.1) with
 /// friction `mu`, `enforcement`, the default contact tolerance, to `end`.
-fn blocks(mu: f64, enforcement: &str, end: f64) -> String {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/validation/friction_blocks/stick_mu08.toml"
-    ))
-    .unwrap();
-    text.replace("end = 1.5", &format!("end = {end}"))
-        .replace(
-            "friction = 0.8",
-            &format!("friction = {mu}\nenforcement = \"{enforcement}\""),
-        )
-        .lines()
-        .filter(|l| !l.starts_with("tolerance"))
-        .collect::<Vec<_>>()
-        .join("\n")
+fn blocks(mu: f64, enforcement: &str, end: f64) -> Fixture {
+    Fixture::file("validation/friction_blocks/stick_mu08.toml")
+        .set("time.end", end)
+        .set("contact.0.friction", mu)
+        .set("contact.0.enforcement", enforcement)
 }
 
 /// Every step of `text` from t = 0 by the input's Δt (no cut-back allowed).
@@ -65,7 +59,7 @@ fn assert_quadratic(h: &[f64], what: &str) {
 #[test]
 fn the_first_contact_step_converges_quadratically() {
     for enforcement in ["exact", "augmented-lagrangian"] {
-        let reports = steps(&blocks(0.8, enforcement, 0.3), None);
+        let reports = steps(&blocks(0.8, enforcement, 0.3).text(), None);
         let first = &reports[2];
         assert!(first.active > 0, "{enforcement}: contact in [0.2, 0.3]");
         println!("{enforcement}: residuals {:?}", first.residual_history);
@@ -73,68 +67,30 @@ fn the_first_contact_step_converges_quadratically() {
     }
 }
 
+/// Every step of the blocks, μ = 0.2 and 0.8, exact and augmented-Lagrangian,
+/// converges at the full Δt to Newton's tolerance (1e-10 relative residual).
+/// How many iterations the contact steps take is a cost, not a contract:
+/// benches/counts.rs records it against its baseline.
 #[test]
-fn contact_steps_take_a_handful_of_newton_iterations() {
+fn every_contact_step_converges_at_the_full_step() {
     for mu in [0.2, 0.8] {
         for enforcement in ["exact", "augmented-lagrangian"] {
-            let reports = steps(&blocks(mu, enforcement, 0.7), None);
-            let mut its: Vec<usize> = reports
-                .iter()
-                .filter(|r| r.active > 0)
-                .map(|r| r.iterations)
-                .collect();
-            its.sort_unstable();
+            let reports = steps(&blocks(mu, enforcement, 0.7).text(), None);
+            let contact: Vec<&StepReport> = reports.iter().filter(|r| r.active > 0).collect();
+            let its: Vec<usize> = contact.iter().map(|r| r.iterations).collect();
             println!("μ = {mu}, {enforcement}: Newton iterations of the contact steps {its:?}");
-            assert!(its.len() >= 3, "contact steps {its:?}");
-            assert!(its[its.len() / 2] <= 6, "median of {its:?}");
-            assert!(*its.last().unwrap() <= 15, "maximum of {its:?}");
+            assert!(contact.len() >= 3, "contact steps {its:?}");
+            for r in contact {
+                let last = *r.residual_history.last().unwrap();
+                assert!(last <= 1e-10, "μ = {mu}, {enforcement}: final residual {last:e}");
+            }
         }
     }
-}
-
-/// The ring impact of the validation (μ = 0.5, two passes) with augmented-
-/// Lagrangian enforcement to t = 1.5, every step at the input's Δt: the
-/// Newton iterations of its contact steps. Its one Alart–Curnier step per
-/// iteration cycled a point between open and in contact at t = 1.27 until
-/// the step was rejected down to the smallest step; after a point's first
-/// switch the subproblem is now solved fully.
-#[test]
-fn augmented_lagrangian_ring_impact_needs_no_cut_back() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/validation/ring_impact/velocity_update.toml"
-    ))
-    .unwrap()
-    .replace("end = 6.0", "end = 1.5")
-    .replace(
-        "friction = 0.5",
-        "friction = 0.5\nenforcement = \"augmented-lagrangian\"",
-    );
-    let model = input::parse(Path::new("ring.toml"), &text).expect("valid input");
-    let (mut stepper, mut s) = driver::setup::<2>(&model).expect("setup");
-    let mut its = Vec::new();
-    while s.t < model.time.end - 1e-9 {
-        let (s1, r) = stepper
-            .step(&s, model.time.dt)
-            .unwrap_or_else(|e| panic!("step from t = {} at the full Δt: {e}", s.t));
-        s = s1;
-        if r.active > 0 {
-            its.push(r.iterations);
-        }
-    }
-    its.sort_unstable();
-    println!(
-        "ring, augmented Lagrangian: {} contact steps, Newton iterations {its:?}",
-        its.len()
-    );
-    assert!(its.len() >= 20, "contact steps {its:?}");
-    assert!(its[its.len() / 2] <= 6, "median of {its:?}");
-    assert!(*its.last().unwrap() <= 15, "maximum of {its:?}");
 }
 
 #[test]
 fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem_without_penetration() {
-    let reports = steps(&blocks(0.2, "exact", 0.5), None);
+    let reports = steps(&blocks(0.2, "exact", 0.5).text(), None);
     let contact: Vec<&StepReport> = reports.iter().filter(|r| r.active > 0).collect();
     assert!(!contact.is_empty());
     for r in contact {
@@ -147,7 +103,7 @@ fn exact_enforcement_meets_the_coulomb_law_of_every_subproblem_without_penetrati
         // no node of either block deeper than the contact tolerance (1e-10 h)
         // in the other, the sliding (persistent) points included
         assert!(
-            r.max_penetration_h <= 1e-10,
+            r.max_penetration_h <= PENETRATION_H,
             "penetration {:e} h",
             r.max_penetration_h
         );
@@ -163,7 +119,7 @@ fn contact_subproblems_are_written_as_fclib_files() {
     let dir = tempfile::tempdir().unwrap();
     let dump = dir.path().join("dump");
     // one pass: the problem holds the cube's 25 bottom nodes
-    let text = blocks(0.8, "exact", 0.3).replace("friction = 0.8", "friction = 0.8\npasses = 1");
+    let text = blocks(0.8, "exact", 0.3).set("contact.0.passes", 1).text();
     let reports = steps(&text, Some(&dump));
     let first = &reports[2];
     assert!(first.subproblems > 0);
@@ -185,34 +141,34 @@ fn contact_subproblems_are_written_as_fclib_files() {
     assert_eq!((p.dim, p.n_contacts), (3, 25));
     assert!(info.is_some_and(|i| i.title.contains("emcontact")));
     let sol = dir.path().join("solution.hdf5");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(["fc", "solve", "--tol", "1e-8", "--output"])
-        .arg(&sol)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "fc solve: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = emcontact(&[
+        "fc",
+        "solve",
+        "--tol",
+        "1e-8",
+        "--output",
+        sol.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "fc solve: {}", printed(&o));
     // the same through the command line and the input key
-    let input = dir.path().join("blocks.toml");
-    let text = blocks(0.8, "exact", 0.3).replace("[output]", "[output]\ncontact_problems = true");
-    std::fs::write(&input, text).unwrap();
+    let text = blocks(0.8, "exact", 0.3)
+        .set("output.contact_problems", true)
+        .text();
+    let input = write_input(dir.path(), "blocks.toml", &text);
     let out = dir.path().join("run");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(["run", "-q", "--out"])
-        .arg(&out)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = emcontact(&[
+        "run",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
     let n = std::fs::read_dir(out.join("contact_problems"))
         .unwrap()
         .count();
     assert_eq!(n, total, "[output] contact_problems = true");
-    let (ok, e) = crate::common::python::fclib_check(file, &sol, 1e-8);
+    let (ok, e) = fclib_check(file, &sol, 1e-8);
     assert!(ok, "the independent numpy/h5py check finds error {e:e}");
 }

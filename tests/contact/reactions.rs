@@ -6,88 +6,26 @@
 //! contact force from the pairs' per-point evaluations, the inertial force
 //! here from the mass and the states.
 
-use emcontact::driver::{self, RunOptions};
+use crate::common::fixture::Fixture;
+use crate::common::run::{model, run};
+use emcontact::driver;
 use emcontact::dynamics::forces::ForceProbe;
-use emcontact::input;
 
-const BLOCKS: &str = r#"
-[problem]
-name = "blocks"
-dimension = 3
-[time]
-dt = 0.1
-end = 0.6
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 2.0, 1.0]
-divisions = [4, 4, 2]
-[[mesh.generate]]
-kind = "box"
-name = "cube"
-min = [0.5, 0.0, 1.25]
-max = [1.5, 1.0, 2.25]
-divisions = [2, 2, 2]
-[[body]]
-name = "base"
-group = "base"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-[[body]]
-name = "cube"
-group = "cube"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-velocity = [0.0, 1.5, -1.0]
-[[boundary]]
-group = "base_zmin"
-fix = ["x", "y", "z"]
-[[contact]]
-slave = "cube_zmin"
-master = "base_zmax"
-friction = 0.2
-"#;
+fn blocks() -> String {
+    Fixture::load("blocks_coarse").text()
+}
 
 /// The golf ball thrown at a club head held at its back face (the impact of
-/// tests/golf_ball.rs seen from the club).
-const GOLF: &str = r#"
-[problem]
-name = "golf"
-dimension = 3
-[time]
-dt = 0.02
-end = 0.5
-[mesh]
-[[mesh.generate]]
-kind = "ball"
-name = "ball"
-center = [0.0, 0.0, 21.45]
-radius = 21.35
-divisions = 3
-[[mesh.generate]]
-kind = "box"
-name = "club"
-min = [-25.0, -20.0, -10.0]
-max = [35.0, 20.0, 0.0]
-divisions = [4, 3, 1]
-[[body]]
-name = "ball"
-group = "ball"
-material = { model = "neo-hookean", young = 60.0, poisson = 0.45, density = 1.1610e-3 }
-velocity = [16.9047, 0.0, -36.2523]
-[[body]]
-name = "club"
-group = "club"
-material = { model = "neo-hookean", young = 2.0e5, poisson = 0.3, density = 8.333e-3 }
-[[boundary]]
-group = "club_zmin"
-fix = ["x", "y", "z"]
-[[contact]]
-slave = "ball_outer"
-master = "club_zmax"
-friction = 0.5
-penalty = 1150.0
-"#;
+/// golf_ball.rs seen from the club).
+fn golf() -> String {
+    crate::golf_ball::golf(0.5, true)
+        .remove("body.1.velocity")
+        .set("body.0.velocity", vec![16.9047, 0.0, -36.2523])
+        .set("time.end", 0.5)
+        .set("contact.0.penalty", 1150.0)
+        .merge("[[boundary]]\ngroup = \"club_zmin\"\nfix = [\"x\", \"y\", \"z\"]")
+        .text()
+}
 
 fn norm(a: [f64; 3]) -> f64 {
     (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
@@ -98,7 +36,7 @@ fn norm(a: [f64; 3]) -> f64 {
 /// force summed over its nodes. Returns the number of steps with contact.
 fn balance(text: &str, base: &str) -> usize {
     let dir = tempfile::tempdir().unwrap();
-    let model = input::parse(&dir.path().join("case.toml"), text).expect("valid input");
+    let model = model(dir.path(), text);
     let (mut stepper, mut s) = driver::setup::<3>(&model).expect("setup");
     let mut probe = ForceProbe::new(&model);
     let b = model.bodies.iter().position(|x| x.name == base).unwrap();
@@ -164,40 +102,32 @@ fn balance(text: &str, base: &str) -> usize {
 #[test]
 fn blocks_base_reaction_balances_contact_and_inertia() {
     assert!(
-        balance(BLOCKS, "base") >= 3,
+        balance(&blocks(), "base") >= 3,
         "the cube must land on the base"
     );
 }
 
 #[test]
 fn golf_club_reaction_balances_contact_and_inertia() {
-    assert!(balance(GOLF, "club") >= 3, "the ball must hit the club");
+    assert!(balance(&golf(), "club") >= 3, "the ball must hit the club");
 }
 
 #[test]
 fn reactions_and_contacts_are_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut model = input::parse(&dir.path().join("blocks.toml"), BLOCKS).unwrap();
-    model.output.dir = dir.path().join("out");
-    let opts = RunOptions {
-        vtk: false,
-        plots: false,
-        ..RunOptions::default()
-    };
-    let s = driver::run(&model, &opts).expect("run completes");
-    let out = &model.output.dir;
-    let r = emcontact::output::read_csv(&out.join("reactions.csv")).unwrap();
+    let run = run(&blocks());
+    let s = &run.summary;
+    let r = run.csv("reactions.csv");
     assert_eq!(r.header, driver::REACTION_COLUMNS);
     assert_eq!(r.rows.len(), s.steps, "one support group, one row per step");
-    let c = emcontact::output::read_csv(&out.join("contacts.csv")).unwrap();
+    let c = run.csv("contacts.csv");
     assert_eq!(c.header, driver::CONTACT_COLUMNS);
     assert_eq!(c.rows.len(), s.steps);
-    let h = emcontact::output::read_csv(&out.join("history.csv")).unwrap();
+    let h = &run.history;
     // counts and the cumulative work agree with history.csv
     let col = |t: &emcontact::output::CsvTable, n: &str| t.column(n).unwrap();
-    assert_eq!(col(&c, "active"), col(&h, "active")[1..].to_vec());
-    assert_eq!(col(&c, "slip"), col(&h, "slip")[1..].to_vec());
-    let (w, d) = (col(&c, "work"), col(&h, "dissipation"));
+    assert_eq!(col(&c, "active"), col(h, "active")[1..].to_vec());
+    assert_eq!(col(&c, "slip"), col(h, "slip")[1..].to_vec());
+    let (w, d) = (col(&c, "work"), col(h, "dissipation"));
     for k in 0..w.len() {
         assert!(
             (w[k] - d[k + 1]).abs() <= 1e-12 * d[k + 1].abs().max(1e-300),

@@ -4,117 +4,35 @@
 //! step errors, so the run cuts the step back; a run that completes has no
 //! update defect.
 
-use emcontact::driver::{self, RunError, RunOptions};
+use crate::common::fixture::Fixture;
+use crate::common::history::{assert_exact_energy, assert_no_defect};
+use crate::common::run::{model, quiet};
+use emcontact::driver::{self, RunError};
 use emcontact::dynamics::active::MAX_FLIPS;
 use emcontact::dynamics::StepError;
-use emcontact::input;
-use emcontact::model::Model;
-use emcontact::output::{read_csv, CsvTable};
-
-/// A block thrown over the edge of a fixed table at (0, 3, −2) with Δt = 0.1
-/// (frictionless, two-pass exact contact): it lands at t = 0.1 and slides
-/// off the edge, its bottom nodes crossing the table's rim.
-const BLOCK_OVER_THE_EDGE: &str = r#"
-[problem]
-name = "edge"
-dimension = 3
-[time]
-dt = 0.1
-end = 0.6
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "table"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 2.0, 1.0]
-divisions = [4, 4, 2]
-[[mesh.generate]]
-kind = "box"
-name = "block"
-min = [0.5, 1.3, 1.1]
-max = [1.5, 2.3, 2.1]
-divisions = [2, 2, 2]
-[[body]]
-name = "table"
-group = "table"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-[[body]]
-name = "block"
-group = "block"
-material = { model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }
-velocity = [0.0, 3.0, -2.0]
-[[boundary]]
-group = "table_zmin"
-fix = ["x", "y", "z"]
-[[contact]]
-slave = "block_zmin"
-master = "table_zmax"
-"#;
+use emcontact::output::read_csv;
 
 /// A disk (radius 1, 16 faces, lumped mass) dropped at 1 m/s from 0.2 above
 /// a rigid plane, with a stated soft penalty (1e3: it sinks 0.13 into the
 /// plane) and Δt = 0.02.
-const SOFT_PENALTY_DISK: &str = r#"
-[problem]
-name = "soft"
-dimension = 2
-[time]
-dt = 0.02
-end = 1.0
-[mesh]
-[[mesh.generate]]
-kind = "disk"
-name = "disk"
-center = [0.0, 1.2]
-radius = 1.0
-divisions = 4
-[[body]]
-name = "disk"
-group = "disk"
-material = { model = "neo-hookean", young = 1.0e5, poisson = 0.3, density = 1.0 }
-mass = "lumped"
-velocity = [0.0, -1.0]
-[[contact]]
-slave = "disk_outer"
-master_plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }
-enforcement = "penalty"
-penalty = 1e3
-"#;
-
-fn model(dir: &std::path::Path, text: &str) -> Model {
-    let mut m = input::parse(&dir.join("model.toml"), text).unwrap();
-    m.output.dir = dir.join("out");
-    m
-}
-
-fn options() -> RunOptions {
-    RunOptions {
-        plots: false,
-        vtk: false,
-        ..RunOptions::default()
-    }
-}
-
-/// Every row's `update_defect` is at round-off of the initial energy.
-fn assert_no_defect(h: &CsvTable) {
-    let e0 = h.column("total").unwrap()[0];
-    for (t, d) in h
-        .column("t")
-        .unwrap()
-        .iter()
-        .zip(h.column("update_defect").unwrap())
-    {
-        assert!(
-            d.abs() <= 1e-12 * e0,
-            "t = {t}: update defect {d:e} (E0 = {e0})"
-        );
-    }
+fn soft_penalty_disk() -> String {
+    Fixture::load("disk_on_plane")
+        .set("time.dt", 0.02)
+        .set("time.end", 1.0)
+        .set("mesh.generate.0.center", vec![0.0, 1.2])
+        .set("mesh.generate.0.divisions", 4)
+        .set("body.0.material.young", 1.0e5)
+        .set("body.0.mass", "lumped")
+        .set("body.0.velocity", vec![0.0, -1.0])
+        .set("contact.0.enforcement", "penalty")
+        .set("contact.0.penalty", 1e3)
+        .text()
 }
 
 #[test]
 fn a_newton_that_keeps_switching_the_active_set_is_cut_back() {
     let dir = tempfile::tempdir().unwrap();
-    let m = model(dir.path(), BLOCK_OVER_THE_EDGE);
+    let m = model(dir.path(), &Fixture::load("block_over_edge").text());
     // the step from t = 0.2, where the block's nodes reach the table's edge,
     // sends a point back and forth between open and in contact: rejected as
     // soon as one point has flipped MAX_FLIPS times, long before Newton's
@@ -149,7 +67,7 @@ fn a_newton_that_keeps_switching_the_active_set_is_cut_back() {
         other => panic!("expected active-set cycling, got {other:?}"),
     }
     // the run cuts that step back and completes with the energy exact
-    let s = driver::run(&m, &options()).expect("the run completes");
+    let s = driver::run(&m, &quiet()).expect("the run completes");
     assert!(
         s.cutbacks >= 1 && s.smallest_dt < 0.1,
         "{} cut-backs",
@@ -163,15 +81,7 @@ fn a_newton_that_keeps_switching_the_active_set_is_cut_back() {
         matches!(cut, Some((&t, _)) if t > 0.2 + 1e-9),
         "{t:?} {dt:?}"
     );
-    let e = h.column("total").unwrap();
-    for w in e.windows(2) {
-        assert!(
-            (w[1] - w[0]).abs() <= 1e-8 * e[0],
-            "step energy change {:e}",
-            w[1] - w[0]
-        );
-    }
-    assert_no_defect(&h);
+    assert_exact_energy(&h);
 }
 
 #[test]
@@ -183,8 +93,8 @@ fn a_velocity_update_defect_is_cut_back_and_a_run_that_keeps_it_stops() {
     // 0.61 E0; cut-backs do not remove it (at Δt = 0.0025 it was still
     // 2e-2 E0), so the run stops, naming a point.
     let dir = tempfile::tempdir().unwrap();
-    let m = model(dir.path(), SOFT_PENALTY_DISK);
-    let err = driver::run(&m, &options()).expect_err("the defect stops the run");
+    let m = model(dir.path(), &soft_penalty_disk());
+    let err = driver::run(&m, &quiet()).expect_err("the defect stops the run");
     let RunError::StepFailed {
         dt,
         source: StepError::UpdateDefect(d),

@@ -7,6 +7,7 @@
 //! `∂f/∂x_{n+1}` and the velocity Jacobian `B = ∂u/∂x_{n+1}` must agree to
 //! 1e-7 relative.
 
+use crate::common::fixture::Fixture;
 use emcontact::contact::law::Constraint;
 use emcontact::contact::point::{linearize, linearize_fd, ForceLaw, Linear, PointSetup, MAX_DOFS};
 use emcontact::contact::ContactSet;
@@ -14,74 +15,43 @@ use emcontact::input;
 use std::path::Path;
 
 /// Two boxes: a slave block above a master block (3D: `element` hex8 or
-/// tet4 faces quad4 / tri3; 2D: quad4, faces line2).
+/// tet4 faces quad4 / tri3; 2D: quad4, faces line2), neo-Hookean, μ = 0.4,
+/// the slave's bottom against the master's top and against the plane
+/// through the master's lowest corner.
 fn boxes(dim: usize, element: &str) -> String {
-    let (lo, hi, d, top, el) = if dim == 3 {
+    let (f, base, top, plane) = if dim == 3 {
         (
-            "[0.0, 0.0, 0.0]",
-            "[2.0, 2.0, 1.0]",
-            "[2, 2, 1]",
-            ("[0.5, 0.5, 1.0]", "[1.5, 1.5, 2.0]"),
-            element,
+            Fixture::load("box_on_box"),
+            ([0.0, 0.0, 0.0], [2.0, 2.0, 1.0], vec![2, 2, 1]),
+            ([0.5, 0.5, 1.0], [1.5, 1.5, 2.0]),
+            "{ point = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 1.0] }",
         )
     } else {
         (
-            "[0.0, 0.0]",
-            "[2.0, 1.0]",
-            "[2, 1]",
-            ("[0.5, 1.0]", "[1.5, 2.0]"),
-            "quad4",
+            Fixture::load("box_on_box_2d"),
+            ([0.0, 0.0, 0.0], [2.0, 1.0, 0.0], vec![2, 1]),
+            ([0.5, 1.0, 0.0], [1.5, 2.0, 0.0]),
+            "{ point = [0.0, 0.0], normal = [0.0, 1.0] }",
         )
     };
-    let z = if dim == 3 { "z" } else { "y" };
-    format!(
-        r#"
-[problem]
-name = "t"
-dimension = {dim}
-[time]
-dt = 0.1
-end = 0.1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-min = {lo}
-max = {hi}
-divisions = {d}
-element = "{el}"
-[[mesh.generate]]
-kind = "box"
-name = "top"
-min = {}
-max = {}
-divisions = {d}
-element = "{el}"
-[[body]]
-name = "base"
-group = "base"
-material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[body]]
-name = "top"
-group = "top"
-material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[contact]]
-slave = "top_{z}min"
-master = "base_{z}max"
-friction = 0.4
-[[contact]]
-slave = "top_{z}min"
-master_plane = {{ point = {lo}, normal = {} }}
-friction = 0.4
-"#,
-        top.0,
-        top.1,
-        if dim == 3 {
-            "[0.0, 0.0, 1.0]"
-        } else {
-            "[0.0, 1.0]"
-        },
-    )
+    let element = if dim == 3 { element } else { "quad4" };
+    let mut f = f
+        .set("time.dt", 0.1)
+        .set("time.end", 0.1)
+        .set("contact.0.friction", 0.4)
+        .merge(&format!(
+            "[[contact]]\nslave = {:?}\nfriction = 0.4\nmaster_plane = {plane}",
+            if dim == 3 { "top_zmin" } else { "top_ymin" }
+        ));
+    for (g, (min, max)) in [(base.0, base.1), (top.0, top.1)].into_iter().enumerate() {
+        f = f
+            .set(&format!("mesh.generate.{g}.min"), min[..dim].to_vec())
+            .set(&format!("mesh.generate.{g}.max"), max[..dim].to_vec())
+            .set(&format!("mesh.generate.{g}.divisions"), base.2.clone())
+            .set(&format!("mesh.generate.{g}.element"), element)
+            .set(&format!("body.{g}.material.model"), "neo-hookean");
+    }
+    f.text()
 }
 
 fn rel_diff(a: &[[f64; MAX_DOFS]], b: &[[f64; MAX_DOFS]]) -> f64 {
@@ -221,12 +191,15 @@ fn given_laws() -> Vec<(ForceLaw, Constraint)> {
 const STEP: [f64; 3] = [0.031, -0.017, -0.012];
 const STEP_2D: [f64; 3] = [0.031, -0.012, 0.0];
 
+/// The slave node at `(x, y)` in the plane of the contact.
+fn at(x: f64, y: f64) -> impl Fn(&[f64; 3]) -> bool + Copy {
+    move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9
+}
+
 #[test]
 fn quad4_faces_interior_edge_and_vertex() {
     let text = boxes(3, "hex8");
     // interior: a slave node over the middle of a base face, penetrating
-    let at =
-        |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
     compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.07, 0.003], STEP, &laws());
     // edge: the block moved beyond the base's x = 2 rim, a node above it
     compare::<3>(
@@ -251,8 +224,6 @@ fn quad4_faces_interior_edge_and_vertex() {
 #[test]
 fn tri3_faces() {
     let text = boxes(3, "tet4");
-    let at =
-        |x: f64, y: f64| move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9;
     compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.21, 0.003], STEP, &laws());
     compare::<3>(
         &text,
@@ -279,11 +250,10 @@ fn rigid_plane_in_2d_and_3d() {
         .into_iter()
         .filter(|(l, _)| matches!(l, ForceLaw::Penalty { .. }))
         .collect();
-    let at3 = |p: &[f64; 3]| (p[0] - 1.0).abs() < 1e-9 && (p[1] - 1.0).abs() < 1e-9;
     compare::<3>(
         &boxes(3, "hex8"),
         1,
-        at3,
+        at(1.0, 1.0),
         [0.0, 0.0, -1.003],
         STEP,
         &penalty,

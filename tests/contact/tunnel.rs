@@ -4,6 +4,7 @@
 //! (line2 faces) and 3D (quad4 and tri3 faces), and against a rigid plane.
 //! The crossing fraction and the end depth are checked against the motion.
 
+use crate::common::fixture::Fixture;
 use emcontact::contact::{ContactSet, Tunnel};
 use emcontact::input;
 use emcontact::model::Model;
@@ -11,64 +12,44 @@ use emcontact::model::Model;
 /// A base `[-1, 1]^(d-1) × [-1, 0]` (up = last axis) and a slave box
 /// `[lo, hi] × [-0.25, 0.25] × [0.5, 1]` above it; `plane`: the master is the
 /// plane `up = 0` instead of the base's top.
+pub fn boxes(dim: usize, element: &str, lo: f64, hi: f64, plane: bool) -> Fixture {
+    let (f, top_min, top_max, origin, up) = if dim == 2 {
+        (
+            Fixture::load("box_on_box_2d"),
+            vec![lo, 0.5],
+            vec![hi, 1.0],
+            "[0.0, 0.0]",
+            "[0.0, 1.0]",
+        )
+    } else {
+        (
+            Fixture::load("box_on_box").set("mesh.generate.0.divisions", vec![4, 4, 1]),
+            vec![lo, -0.25, 0.5],
+            vec![hi, 0.25, 1.0],
+            "[0.0, 0.0, 0.0]",
+            "[0.0, 0.0, 1.0]",
+        )
+    };
+    let f = f
+        .set("time.dt", 1.0)
+        .set("time.end", 1.0)
+        .set("mesh.generate.0.element", element)
+        .set("mesh.generate.1.element", element)
+        .set("mesh.generate.1.min", top_min)
+        .set("mesh.generate.1.max", top_max);
+    if plane {
+        f.remove("contact.0.master").set_toml(
+            "contact.0.master_plane",
+            &format!("{{ point = {origin}, normal = {up} }}"),
+        )
+    } else {
+        f
+    }
+}
+
 fn model(dim: usize, element: &str, lo: f64, hi: f64, plane: bool) -> Model {
-    let (up, base, top) = if dim == 2 {
-        (
-            "y",
-            "min = [-1.0, -1.0]\nmax = [1.0, 0.0]\ndivisions = [4, 2]".to_string(),
-            format!("min = [{lo}, 0.5]\nmax = [{hi}, 1.0]\ndivisions = [2, 1]"),
-        )
-    } else {
-        (
-            "z",
-            "min = [-1.0, -1.0, -1.0]\nmax = [1.0, 1.0, 0.0]\ndivisions = [4, 4, 1]".to_string(),
-            format!("min = [{lo}, -0.25, 0.5]\nmax = [{hi}, 0.25, 1.0]\ndivisions = [2, 2, 1]"),
-        )
-    };
-    let master = if plane {
-        let (p, n) = if dim == 2 {
-            ("[0.0, 0.0]", "[0.0, 1.0]")
-        } else {
-            ("[0.0, 0.0, 0.0]", "[0.0, 0.0, 1.0]")
-        };
-        format!("master_plane = {{ point = {p}, normal = {n} }}")
-    } else {
-        format!("master = \"base_{up}max\"")
-    };
-    let toml = format!(
-        r#"
-[problem]
-name = "tunnel"
-dimension = {dim}
-[time]
-dt = 1.0
-end = 1.0
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-element = "{element}"
-{base}
-[[mesh.generate]]
-kind = "box"
-name = "top"
-element = "{element}"
-{top}
-[[body]]
-name = "base"
-group = "base"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[body]]
-name = "top"
-group = "top"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[contact]]
-slave = "top_{up}min"
-{master}
-"#
-    );
-    let dir = std::env::temp_dir();
-    input::parse(&dir.join("tunnel.toml"), &toml).unwrap()
+    let text = boxes(dim, element, lo, hi, plane).text();
+    input::parse(&std::env::temp_dir().join("tunnel.toml"), &text).unwrap()
 }
 
 /// Node positions with the nodes of `group` moved by `up` along the last axis.

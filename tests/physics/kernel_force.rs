@@ -234,32 +234,14 @@ fn force_accumulates_tangent_overwrites() {
         .map(|i| ((i * 29 % 83) as f64 / 41.5) - 1.0)
         .collect();
     let c = config(kind, 3, &r);
-    let mut f1 = vec![0.0; 12];
-    let mut k1 = vec![0.0; 144];
-    internal_force::<3>(
-        kind,
-        &m,
-        &c.xref,
-        &c.x0,
-        &c.x1,
-        StressEval::Midpoint,
-        &mut f1,
-        Some(&mut k1),
-    )
-    .unwrap();
-    let mut f2 = vec![1.0; 12];
-    let mut k2 = vec![5.0; 144];
-    internal_force::<3>(
-        kind,
-        &m,
-        &c.xref,
-        &c.x0,
-        &c.x1,
-        StressEval::Midpoint,
-        &mut f2,
-        Some(&mut k2),
-    )
-    .unwrap();
+    let eval = |f: &mut [f64], k: &mut [f64]| {
+        let (xr, x0, x1) = (&c.xref, &c.x0, &c.x1);
+        internal_force::<3>(kind, &m, xr, x0, x1, StressEval::Midpoint, f, Some(k)).unwrap();
+    };
+    let (mut f1, mut k1) = (vec![0.0; 12], vec![0.0; 144]);
+    eval(&mut f1, &mut k1);
+    let (mut f2, mut k2) = (vec![1.0; 12], vec![5.0; 144]);
+    eval(&mut f2, &mut k2);
     for i in 0..12 {
         assert!((f2[i] - 1.0 - f1[i]).abs() < 1e-15);
     }

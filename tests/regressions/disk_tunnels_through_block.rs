@@ -8,15 +8,14 @@
 //! the contact stage sees every slave at every step, so the swept test must
 //! not reject a step.
 
+use crate::common::fixture::Fixture;
+use crate::common::history::assert_exact_energy;
+use crate::common::run::{model as model_in, run_bin, write_input};
 use emcontact::contact::ContactSet;
 use emcontact::driver::{self, RunOptions, RunSummary};
 use emcontact::dynamics::StepError;
-use emcontact::input;
 use emcontact::model::Model;
 use emcontact::output::read_csv;
-use std::process::Command;
-
-use crate::common::history::assert_exact_energy;
 
 const RADIUS: f64 = 1.0;
 
@@ -24,66 +23,29 @@ const RADIUS: f64 = 1.0;
 /// top (y = 0) of a fixed block `[-2, 2] × [-1, 0]`, or against the plane
 /// y = 0.
 fn disk(plane: bool, max_cutbacks: usize) -> String {
-    let (block, master) = if plane {
-        (
-            String::new(),
-            "master_plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }",
-        )
+    let f = Fixture::load("disk_in_block")
+        .set("problem.name", "fast_disk")
+        .set("time.dt", 0.2)
+        .set("time.end", 0.2)
+        .set("solver.max_cutbacks", max_cutbacks as i64)
+        .set("mesh.generate.1.center", vec![0.0, 6.5])
+        .set("mesh.generate.1.radius", RADIUS)
+        .set("body.0.material.young", 1.0e6)
+        .set("body.1.material.young", 1.0e6)
+        .set("body.1.velocity", vec![0.0, -50.0]);
+    if plane {
+        f.remove("body.0")
+            .remove("mesh.generate.0")
+            .remove("contact.0.master")
+            .set_toml("contact.0.master_plane", "{ point = [0.0, 0.0], normal = [0.0, 1.0] }")
+            .text()
     } else {
-        (
-            r#"
-[[mesh.generate]]
-kind = "box"
-name = "block"
-min = [-2.0, -1.0]
-max = [2.0, 0.0]
-divisions = [8, 2]
-[[body]]
-name = "block"
-group = "block"
-material = { model = "neo-hookean", young = 1.0e6, poisson = 0.3, density = 1.0 }
-[[boundary]]
-group = "block"
-fix = ["x", "y"]
-"#
-            .to_string(),
-            r#"master = "block_ymax""#,
-        )
-    };
-    format!(
-        r#"
-[problem]
-name = "fast_disk"
-dimension = 2
-[time]
-dt = 0.2
-end = 0.2
-[solver]
-max_cutbacks = {max_cutbacks}
-[mesh]
-[[mesh.generate]]
-kind = "disk"
-name = "disk"
-center = [0.0, 6.5]
-radius = {RADIUS}
-divisions = 4
-{block}
-[[body]]
-name = "disk"
-group = "disk"
-material = {{ model = "neo-hookean", young = 1.0e6, poisson = 0.3, density = 1.0 }}
-velocity = [0.0, -50.0]
-[[contact]]
-slave = "disk_outer"
-{master}
-"#
-    )
+        f.merge("[[boundary]]\ngroup = \"block\"\nfix = [\"x\", \"y\"]").text()
+    }
 }
 
 fn model(dir: &std::path::Path, plane: bool, max_cutbacks: usize) -> Model {
-    let mut m = input::parse(&dir.join("fast_disk.toml"), &disk(plane, max_cutbacks)).unwrap();
-    m.output.dir = dir.join("out");
-    m
+    model_in(dir, &disk(plane, max_cutbacks))
 }
 
 /// The disk's centre height in every row of bodies.csv.
@@ -200,15 +162,8 @@ fn a_fast_disk_bounces_off_a_rigid_plane() {
 #[test]
 fn a_run_out_of_cut_backs_stops_naming_the_node_and_the_surface() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("fast_disk.toml");
-    std::fs::write(&input, disk(false, 1)).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(["run", "-q"])
-        .arg(&input)
-        .arg("--out")
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
+    let input = write_input(dir.path(), "fast_disk.toml", &disk(false, 1));
+    let out = run_bin(&input, &dir.path().join("out"), &["-q"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(

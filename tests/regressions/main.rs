@@ -4,5 +4,6 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod augmented_lagrangian_cycles_open_closed;
 mod disk_tunnels_through_block;
 mod fclib_triangle_stored_mass;

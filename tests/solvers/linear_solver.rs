@@ -2,82 +2,52 @@
 //! scheme exact, report their work in history.csv, and `emcontact check`
 //! prints the choice with its memory estimate; a bad value is exit 2.
 
-use emcontact::driver::{self, RunOptions, RunSummary};
+use crate::common::fixture::Fixture;
+use crate::common::run::{emcontact, model, run as run_model, write_input};
+use emcontact::driver::RunSummary;
 use emcontact::dynamics;
-use emcontact::input;
-use std::process::Command;
 
-fn model(linear: &str, mass: &str) -> String {
-    format!(
-        r#"
-[problem]
-name = "flight"
-dimension = 3
-[time]
-dt = 0.25
-end = 5.0
-[solver]
-tolerance = 1e-12
-linear = "{linear}"
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "brick"
-min = [0.0, 0.0, 0.0]
-max = [3.0, 1.0, 1.0]
-divisions = [6, 3, 3]
-element = "hex8"
-[[body]]
-name = "brick"
-group = "brick"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-velocity = [1.0, 0.0, 0.5]
-angular_velocity = [0.5, 1.0, 2.0]
-mass = "{mass}"
-"#
-    )
+/// A hex8 brick (6×3×3, SVK) spinning in free flight at Δt = 0.25 (≥ 10×
+/// the explicit limit) for 20 steps, with `[solver] linear = linear`.
+fn flight(linear: &str, mass: &str) -> String {
+    Fixture::load("flight_3d")
+        .remove("body.1")
+        .remove("mesh.generate.1")
+        .set("mesh.generate.0.max", vec![3.0, 1.0, 1.0])
+        .set("mesh.generate.0.divisions", vec![6, 3, 3])
+        .set("time.end", 5.0)
+        .set("solver.linear", linear)
+        .set("body.0.mass", mass)
+        .text()
 }
 
-/// Runs the model; returns the summary and the history's last two columns per step.
+/// Runs the model; returns the summary and the history's
+/// `(linear_iterations, factorizations)` per step.
 fn run(linear: &str, mass: &str) -> (RunSummary, Vec<(f64, f64)>) {
+    let text = flight(linear, mass);
     let dir = tempfile::tempdir().unwrap();
-    let mut m = input::parse(&dir.path().join("case.toml"), &model(linear, mass)).unwrap();
-    m.output.dir = dir.path().join("out");
+    let m = model(dir.path(), &text);
     let info = dynamics::model_info(&m).unwrap();
     assert!(
         m.time.dt >= 10.0 * info.stable_dt,
         "dt/dt_crit = {}",
         m.time.dt / info.stable_dt
     );
-    let opts = RunOptions {
-        vtk: false,
-        plots: false,
-        ..RunOptions::default()
-    };
-    let s = driver::run(&m, &opts).expect("run completes");
-    let h = std::fs::read_to_string(m.output.dir.join("history.csv")).unwrap();
-    let mut lines = h.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
-    let (li, fa, ch) = (
-        col("linear_iterations"),
-        col("factorizations"),
-        col("chord_iterations"),
-    );
+    let r = run_model(&text);
+    let header = &r.history.header;
     let n = header.len();
     assert_eq!(
-        (li, fa, ch),
-        (n - 3, n - 2, n - 1),
+        header[n - 3..],
+        ["linear_iterations", "factorizations", "chord_iterations"],
         "the new columns come last, in the order they were added"
     );
-    let rows = lines
+    let rows = r
+        .col("linear_iterations")
+        .into_iter()
+        .zip(r.col("factorizations"))
         .skip(1)
-        .map(|l| {
-            let v: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
-            (v[li], v[fa])
-        })
         .collect();
-    (s, rows)
+    (r.summary, rows)
 }
 
 fn assert_exact(s: &RunSummary, label: &str) {
@@ -116,13 +86,8 @@ fn iterative_and_direct_paths_keep_the_scheme_exact() {
 
 fn emcontact_check(text: &str) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("case.toml");
-    std::fs::write(&p, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .arg("check")
-        .arg(&p)
-        .output()
-        .unwrap();
+    let p = write_input(dir.path(), "case.toml", text);
+    let o = emcontact(&["check", p.to_str().unwrap()]);
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -132,23 +97,28 @@ fn emcontact_check(text: &str) -> (Option<i32>, String, String) {
 
 #[test]
 fn check_prints_the_linear_solver_and_its_memory_estimate() {
-    let (code, out, err) = emcontact_check(&model("auto", "lumped"));
+    let (code, out, err) = emcontact_check(&flight("auto", "lumped"));
     assert_eq!(code, Some(0), "{err}");
     assert!(
         out.contains("linear solver: direct") && out.contains("GB"),
         "{out}"
     );
-    let (code, out, err) = emcontact_check(&model("iterative", "lumped"));
+    let (code, out, err) = emcontact_check(&flight("iterative", "lumped"));
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("linear solver: iterative"), "{out}");
 }
 
 #[test]
 fn a_bad_linear_method_names_the_key_and_line() {
-    let (code, _, err) = emcontact_check(&model("cholesky", "lumped"));
+    let text = flight("cholesky", "lumped");
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("linear = \"cholesky\""))
+        .unwrap();
+    let (code, _, err) = emcontact_check(&text);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("solver.linear") && err.contains("line 10") && err.contains("cholesky"),
+        err.contains("solver.linear") && err.contains(&format!("line {line}")) && err.contains("cholesky"),
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");

@@ -4,9 +4,9 @@
 
 use emcontact::nonsmooth::local::{
     by_name, enumerate_all2, enumerate_all3, natural_map, project_cone, solvers, Enumerative,
-    LocalParams, LocalSolver, SlipQuartic,
+    LocalInfo, LocalParams, LocalSolver, SlipQuartic,
 };
-use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+use nalgebra::{Matrix2, Matrix3, SVector, Vector2, Vector3};
 
 fn params() -> LocalParams {
     LocalParams {
@@ -15,10 +15,19 @@ fn params() -> LocalParams {
     }
 }
 
-fn check3(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, expect: &Vector3<f64>, what: &str) {
+/// Every registered solver finds `expect` (to 1e-10 relative to 1 + |r|),
+/// and the enumeration of all solutions (`all`) finds it alone.
+fn check_all<const D: usize, E>(
+    solve: impl Fn(&dyn LocalSolver, &mut SVector<f64, D>) -> Result<LocalInfo, E>,
+    all: Vec<SVector<f64, D>>,
+    expect: &SVector<f64, D>,
+    what: &str,
+) where
+    E: std::fmt::Debug,
+{
     for s in solvers() {
-        let mut r = Vector3::zeros();
-        let res = s.solve3(w, q, mu, &mut r, &params());
+        let mut r = SVector::zeros();
+        let res = solve(s.as_ref(), &mut r);
         assert!(res.is_ok(), "{what}: {} failed: {res:?}", s.name());
         let d = (r - expect).norm();
         assert!(
@@ -27,24 +36,17 @@ fn check3(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, expect: &Vector3<f64>, wh
             s.name()
         );
     }
-    let all = enumerate_all3(w, q, mu);
-    assert_eq!(all.len(), 1, "{what}: enumerate_all3 found {all:?}");
+    assert_eq!(all.len(), 1, "{what}: the enumeration found {all:?}");
+}
+
+fn check3(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, expect: &Vector3<f64>, what: &str) {
+    let solve = |s: &dyn LocalSolver, r: &mut Vector3<f64>| s.solve3(w, q, mu, r, &params());
+    check_all(solve, enumerate_all3(w, q, mu), expect, what);
 }
 
 fn check2(w: &Matrix2<f64>, q: &Vector2<f64>, mu: f64, expect: &Vector2<f64>, what: &str) {
-    for s in solvers() {
-        let mut r = Vector2::zeros();
-        let res = s.solve2(w, q, mu, &mut r, &params());
-        assert!(res.is_ok(), "{what}: {} failed: {res:?}", s.name());
-        let d = (r - expect).norm();
-        assert!(
-            d <= 1e-10 * (1.0 + expect.norm()),
-            "{what}: {} gave {r:?}, expected {expect:?}",
-            s.name()
-        );
-    }
-    let all = enumerate_all2(w, q, mu);
-    assert_eq!(all.len(), 1, "{what}: enumerate_all2 found {all:?}");
+    let solve = |s: &dyn LocalSolver, r: &mut Vector2<f64>| s.solve2(w, q, mu, r, &params());
+    check_all(solve, enumerate_all2(w, q, mu), expect, what);
 }
 
 fn w3() -> Matrix3<f64> {

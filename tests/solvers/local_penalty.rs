@@ -59,19 +59,15 @@ fn semi_explicit_formula_linear_spring() {
     let bn = b[0] + 0.1 * 2.0;
     let expect = (-s * (g + h / 4.0 * (bn - un)) - d / 2.0 * (bn + un))
         / (1.0 + (s * h / 4.0 + d / 2.0) * 0.5);
+    let input = PenaltyInput {
+        w,
+        b,
+        r_prev,
+        gap: g,
+        un_prev: un,
+    };
     let mut coh = false;
-    let r = law.reaction3(
-        &PenaltyInput {
-            w,
-            b,
-            r_prev,
-            gap: g,
-            un_prev: un,
-        },
-        10.0,
-        h,
-        &mut coh,
-    );
+    let r = law.reaction3(&input, 10.0, h, &mut coh);
     assert!(
         (r[0] - expect).abs() < 1e-12 * expect.abs(),
         "{} vs {expect}",
@@ -81,18 +77,7 @@ fn semi_explicit_formula_linear_spring() {
     let rt = -(b[1] + 0.1 * r[0]) / 0.4;
     assert!((r[1] - rt).abs() < 1e-12 * rt.abs());
     // Explicit variant, line 6: R_N = s(−min(g,0))^m − d U_N^t.
-    let r = law.reaction3_explicit(
-        &PenaltyInput {
-            w,
-            b,
-            r_prev,
-            gap: g,
-            un_prev: un,
-        },
-        10.0,
-        h,
-        &mut coh,
-    );
+    let r = law.reaction3_explicit(&input, 10.0, h, &mut coh);
     assert!((r[0] - (s * 1e-3 + d * 0.2)).abs() < 1e-12);
 }
 
