@@ -58,8 +58,13 @@ impl Fixture {
         self.set(path, t["v"].clone())
     }
 
-    /// Removes the key at `path`.
+    /// Removes the key at `path` (a whole table or array of tables too:
+    /// `remove("boundary")`).
     pub fn remove(mut self, path: &str) -> Fixture {
+        if !path.contains('.') {
+            assert!(self.0.remove(path).is_some(), "fixture: no {path}");
+            return self;
+        }
         let (parent, last) = self.parent(path);
         match parent {
             Value::Table(t) => assert!(t.remove(last).is_some(), "fixture: no {path}"),

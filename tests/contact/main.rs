@@ -10,6 +10,7 @@ mod dynamics;
 mod geometry;
 mod golf_ball;
 mod initial_overlap;
+mod ledgers;
 mod newton;
 mod reactions;
 mod search;
