@@ -6,6 +6,7 @@ mod common;
 
 mod adaptive_steps;
 mod bad_inputs;
+mod docs_paths;
 mod input_errors;
 mod mesh_generate;
 mod mesh_gmsh;

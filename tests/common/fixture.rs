@@ -84,6 +84,7 @@ impl Fixture {
         self
     }
 
+    /// The value at `path` (a top-level key, or a dotted path).
     pub fn get(&self, path: &str) -> &Value {
         let mut v = self.0.get(path.split('.').next().unwrap()).expect(path);
         for seg in path.split('.').skip(1) {

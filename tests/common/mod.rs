@@ -9,3 +9,4 @@ pub mod geom;
 pub mod history;
 pub mod python;
 pub mod run;
+pub mod validation;

@@ -19,3 +19,4 @@ mod tangent;
 mod tunnel;
 mod two_pass;
 mod unclamped_projection;
+mod validation_blocks;

@@ -10,3 +10,4 @@ mod kernel_force;
 mod kernel_mass;
 mod kernel_step;
 mod shape;
+mod validation_free_flight;
