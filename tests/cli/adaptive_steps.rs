@@ -1,4 +1,4 @@
-//! Adaptive time steps (issue 13, item 4, the driver's part): after a
+//! Adaptive time steps (the driver's part): after a
 //! cut-back the step grows back instead of retrying the full Δt every step.
 //! The spinning ring of inputs/spinning_ring.toml at 10× its step (150× the
 //! explicit one) with Newton limited to four

@@ -1,10 +1,9 @@
-//! Bad input, the issue-14 set: every case exits 2 with one message naming
-//! the file, the key or line, and what was expected; none panics or aborts,
-//! none runs past 60 s (a guard against hangs and out-of-memory, not a speed
-//! test). Together with tests/input_errors.rs and the restart and output
-//! tests this covers the cases of the issue: a box of 10⁹ elements, a ball of
-//! 1000 divisions, byte-order and type errors in binary MSH, an unwritable
-//! output folder.
+//! Bad input: every case exits 2 with one message naming the file, the key
+//! or line, and what was expected; none panics or aborts, none runs past
+//! 60 s (a guard against hangs and out-of-memory, not a speed test). With
+//! input_errors.rs and the restart and output tests: a box of 10⁹ elements,
+//! a ball of 1000 divisions, byte-order and type errors in binary MSH, an
+//! unwritable output folder.
 
 use crate::common::fixture::source;
 use crate::common::run::{assert_refused as refused, check_edit, emcontact_guarded as emcontact, write_input as write};

@@ -1,5 +1,5 @@
 //! Bad input → one clear message naming the file and key (and line), exit code 2,
-//! never a panic. One test per case of the list.
+//! never a panic. One test per kind of mistake.
 
 use crate::common::fixture::source;
 use crate::common::run::{assert_refused, check_edit, emcontact_guarded, write_input as write, Outcome};

@@ -1,4 +1,4 @@
-//! The output folder and its files (issue 14, items 3–5): `emcontact plot`,
+//! The output folder and its files: `emcontact plot`,
 //! refusing to mix runs without `--overwrite` (no stale frames), rows
 //! written whole on a full disk, the check's warnings and `--strict`.
 

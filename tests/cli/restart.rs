@@ -1,4 +1,4 @@
-//! Checkpoint and restart (issue 14, item 2): a run killed (`kill -9` after
+//! Checkpoint and restart: a run killed (`kill -9` after
 //! a checkpoint) or interrupted (SIGINT) at three different steps and
 //! restarted with `--restart` writes `history.csv`, the other histories and
 //! the last `.vtu` identical byte for byte to the uninterrupted run; SIGINT

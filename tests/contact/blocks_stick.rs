@@ -1,6 +1,5 @@
 //! The friction blocks' STICK case with a stated tangential regularization
-//! (issue "Contact a user can trust on their own model", acceptance 3;
-//! validation/friction_blocks/stick_mu08_regularized.toml): every contact
+//! (validation/friction_blocks/stick_mu08_regularized.toml): every contact
 //! point sticks in the first contact step, the energy is conserved in every
 //! step in which no point slips, at most 1 % of E₀ is dissipated over the
 //! run, and the cube tumbles (|wx| ≥ 0.5) by the end of that first contact

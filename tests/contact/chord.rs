@@ -1,4 +1,4 @@
-//! Chord iterations of the contact Newton (issue 12): on a model whose
+//! Chord iterations of the contact Newton: on a model whose
 //! factorization is expensive, the late Newton corrections of a contact step
 //! refactor only the contact block of their matrix, and the step's result
 //! keeps the energy balance of exact Newton (the residual and the contact

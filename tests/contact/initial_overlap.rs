@@ -1,4 +1,4 @@
-//! Initial overlap (issue 13, item 2): two bodies that overlap at the start
+//! Initial overlap: two bodies that overlap at the start
 //! are refused by `check` and `run` (exit 2, naming the pair, the number of
 //! nodes, the deepest one and its depth); `initial_overlap = "adjust"` moves
 //! the nodes onto the other surface, strain-free, and the run then keeps the

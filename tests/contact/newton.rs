@@ -1,4 +1,4 @@
-//! The contact Newton (issue "Contact Newton in a handful of iterations"):
+//! The contact Newton:
 //! the multipliers inside Newton converge quadratically with the exact
 //! tangent, a contact step of the friction blocks takes a handful of
 //! iterations and no cut-back, exact enforcement meets the Coulomb law of

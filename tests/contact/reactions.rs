@@ -1,4 +1,4 @@
-//! Reactions and contact resultants (issue 14, item 1): the fixed base's
+//! Reactions and contact resultants: the fixed base's
 //! reaction balances the contact force on it and its inertial force — the
 //! momentum balance of a supported body — in every step, for the friction
 //! blocks and the golf ball (short versions). The three are computed

@@ -1,6 +1,6 @@
-//! Steps rejected for what happened in them, not for a failed solve (issue
-//! 13, item 4): a Newton whose active set keeps changing (ping-pong), and a
-//! velocity update that leaves energy it cannot restore. Both are retryable
+//! Steps rejected for what happened in them, not for a failed solve: a
+//! Newton whose active set keeps changing (ping-pong), and a velocity update
+//! that leaves energy it cannot restore. Both are retryable
 //! step errors, so the run cuts the step back; a run that completes has no
 //! update defect.
 

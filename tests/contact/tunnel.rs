@@ -1,4 +1,4 @@
-//! The swept test of `ContactSet::tunnelling` (issue 13, item 3) on
+//! The swept test of `ContactSet::tunnelling` on
 //! prescribed motions: a small box (the slave, its bottom surface) moved
 //! over, through and beside a base block (the master, its top surface) in 2D
 //! (line2 faces) and 3D (quad4 and tri3 faces), and against a rigid plane.

@@ -1,5 +1,4 @@
-//! Two-pass contact (issue "Contact a user can trust on their own model",
-//! item 1): with `passes = 2` each surface is slave and master in turn, so
+//! Two-pass contact: with `passes = 2` each surface is slave and master in turn, so
 //! that neither sinks into the other, and the energy balance and momenta stay
 //! exact; with one pass the master's nodes are still measured, so that
 //! `max_penetration` reports the deepest node of either surface.

@@ -1,6 +1,5 @@
-//! No tunnelling (issue 13, item 3), on the issue's example: a disk thrown
-//! at v = −50 with Δt = 0.2 at a block passed straight through it (`active`
-//! 0 in every step, exit 0). The disk starts 5.5 above the block, so the full
+//! Bug: a disk thrown at v = −50 with Δt = 0.2 at a block passed straight
+//! through it (`active` 0 in every step, exit 0). The disk starts 5.5 above the block, so the full
 //! step would carry it 10 down, through the block (1 thick) and out below.
 //! Now the step that skips the contact is rejected and cut back until the
 //! contact stage sees the impact, and the disk bounces: its centre of mass

@@ -1,4 +1,4 @@
-//! Global files whose `M` is stored as one triangle (regression for issue 15: the
+//! Bug: global files whose `M` is stored as one triangle (the
 //! condensation read only the lower triangle — the diagonal — of an upper-triangle
 //! `M` and reported "converged, error 0" on a different problem). The files are
 //! committed under `tests/data/fclib/triangular/` (made by

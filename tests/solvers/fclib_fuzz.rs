@@ -1,4 +1,4 @@
-//! Fuzzed FCLIB files (issue 15): byte flips, truncations and hostile values (huge
+//! Fuzzed FCLIB files: byte flips, truncations and hostile values (huge
 //! `nz`, negative and huge sizes, wrong dimensions, NaN, bad pointers) written into
 //! copies of two sample files, each run through `emcontact fc solve` as its own
 //! process. Every run must end by itself within 60 s with exit 0, 1 or 2 — never a
