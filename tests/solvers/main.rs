@@ -1,5 +1,5 @@
 //! Solvers: the frictional-contact library (local and global solvers, FCLIB files
-//! through the library and the command line) and the linear-solver paths.
+//! through the library and the command line) and the linear solvers of the stepper.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -12,3 +12,5 @@ mod linear_solver;
 mod local;
 mod local_cases;
 mod local_penalty;
+mod matrices;
+mod saddle_point;
