@@ -184,3 +184,23 @@ fn restricted_solves_whose_sample_misses_the_target_take_full_solves() {
         }
     }
 }
+
+#[test]
+fn a_fallback_solve_is_the_same_on_any_number_of_threads() {
+    let s = grid_3d();
+    let solve = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut solver = LinearSolver::new(&s.pattern, direct(FillOrdering::Metis)).unwrap();
+            solver.factorize(&s.values).unwrap();
+            let mut x = rhs(s.pattern.n());
+            solver.solve_in_place(&mut x).unwrap();
+            assert_eq!(solver.stats().fallback_factorizations, 1);
+            x
+        })
+    };
+    assert!(solve(1) == solve(2), "the fallback depends on the threads");
+}
