@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod fallback;
 mod fclib_cli;
 mod fclib_fuzz;
 mod fclib_io;
@@ -12,5 +13,7 @@ mod linear_solver;
 mod local;
 mod local_cases;
 mod local_penalty;
+mod lu_property;
 mod matrices;
+mod real_tangents;
 mod saddle_point;
