@@ -17,7 +17,7 @@ use super::active::{ActiveSet, Cycling};
 use super::chord::{self, Chord};
 use super::step::{State, StepError, StepReport, Stepper};
 use crate::contact::enforce;
-use crate::contact::{ContactSet, EvalOptions};
+use crate::contact::EvalOptions;
 
 /// Newton corrections below `ROUND_OFF · max|x|` are at the round-off level of the positions.
 const ROUND_OFF: f64 = 1e-14;
@@ -89,21 +89,6 @@ impl Eval {
 
 /// See [`Eval::floor`]: a few hundred ulps of the inertia term.
 const ROUND_OFF_FLOOR: f64 = 1e-13;
-
-/// Multipliers of every pair (to blend a halved correction).
-fn multipliers(c: &ContactSet) -> Vec<Vec<[f64; 3]>> {
-    c.pairs.iter().map(|p| p.r.clone()).collect()
-}
-
-fn blend_multipliers(c: &mut ContactSet, old: &[Vec<[f64; 3]>], new: &[Vec<[f64; 3]>], s: f64) {
-    for (p, (o, n)) in c.pairs.iter_mut().zip(old.iter().zip(new)) {
-        for (r, (ro, rn)) in p.r.iter_mut().zip(o.iter().zip(n)) {
-            for i in 0..3 {
-                r[i] = ro[i] + s * (rn[i] - ro[i]);
-            }
-        }
-    }
-}
 
 impl<const D: usize> Stepper<D> {
     /// Residual (into `r`) and tangent (into `k`) at `x1`, the contact points
@@ -218,14 +203,6 @@ impl<const D: usize> Stepper<D> {
             return Ok(false);
         }
         let linear = self.lu.stats();
-        let lu = &mut self.lu;
-        let mut solve = |rhs: &mut [f64], ncols: usize, support: Option<&[usize]>| {
-            match support {
-                Some(dofs) => lu.solve_restricted_many_in_place(rhs, ncols, dofs),
-                None => lu.solve_many_in_place(rhs, ncols),
-            }
-            .map(|_| ())
-        };
         let mut dump = self.dump_contact.clone().map(|dir| {
             let count = &mut self.dump_count;
             move |sp: &enforce::Subproblem| {
@@ -233,18 +210,21 @@ impl<const D: usize> Stepper<D> {
                 crate::contact::dump::write(&dir, *count, sp);
             }
         });
-        let info = enforce::solve_step::<D>(
-            &mut self.contacts,
-            &self.r,
-            &self.sys.fixed,
+        let mut opts = enforce::EnforceOptions {
             dt,
-            &mut solve,
-            &mut self.dx,
-            &mut self.w_rhs,
             solve_fully,
-            dump.as_mut()
+            export: dump
+                .as_mut()
                 .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
-        )?;
+        };
+        let sys = enforce::NewtonSystem {
+            solves: &mut self.lu,
+            residual: &self.r,
+            fixed: &self.sys.fixed,
+            dx: &mut self.dx,
+            scratch: &mut self.w_rhs,
+        };
+        let info = enforce::correct::<D>(&mut self.contacts, sys, &mut opts)?;
         let after = self.lu.stats();
         let linear = after.factor_seconds + after.solve_seconds
             - linear.factor_seconds
@@ -329,7 +309,7 @@ impl<const D: usize> Stepper<D> {
             }
             it += 1;
             let opts = options(it > FREE_FACE_ITERATIONS, &cur);
-            let old = multipliers(&self.contacts);
+            self.contacts.save_multipliers(&mut self.r_old);
             let before = cur.relative();
             // faces or drift guards settled since the last correction
             let resettled = report.contact_restarts != restarts;
@@ -348,7 +328,7 @@ impl<const D: usize> Stepper<D> {
             )?;
             chord.record(it, chorded, before);
             report.chord_iterations += chorded as usize;
-            let new = multipliers(&self.contacts);
+            self.contacts.save_multipliers(&mut self.r_new);
             // Round-off floor: a correction below ~50 ulp of the positions cannot
             // reduce the residual further (the inertia term cancels digits of x).
             let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -362,7 +342,7 @@ impl<const D: usize> Stepper<D> {
                 for i in 0..n {
                     self.x_trial[i] = x1[i] + s * self.dx[i];
                 }
-                blend_multipliers(&mut self.contacts, &old, &new, s);
+                self.contacts.blend_multipliers(&self.r_old, &self.r_new, s);
                 let trial = std::mem::take(&mut self.x_trial);
                 let e = self.evaluate(&s0.x, &trial, dt, opts);
                 self.x_trial = trial;
@@ -430,12 +410,12 @@ impl<const D: usize> Stepper<D> {
 
     /// The step error of a point whose state kept flipping.
     fn cycling(&self, c: Cycling, iterations: usize) -> StepError {
-        let p = &self.contacts.pairs[c.pair];
+        let p = &self.contacts.pairs()[c.pair];
         StepError::ActiveSetCycling {
-            pair: p.input,
-            pass: p.pass,
-            node: p.surface.slaves[c.point],
-            slave: p.spec.slave.clone(),
+            pair: p.input(),
+            pass: p.pass(),
+            node: p.surface().slaves[c.point],
+            slave: p.spec().slave.clone(),
             flips: c.flips,
             iterations,
         }

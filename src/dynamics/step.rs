@@ -164,6 +164,9 @@ pub struct Stepper<const D: usize> {
     pub(super) x_trial: Vec<f64>,
     /// Scratch of `W`'s right-hand sides (`enforce::solve_step`).
     pub(super) w_rhs: Vec<f64>,
+    /// The multipliers before and after a correction (line search).
+    pub(super) r_old: Vec<[f64; 3]>,
+    pub(super) r_new: Vec<[f64; 3]>,
     pub(super) x_hat: Vec<f64>,
     pub(super) mv: Vec<f64>,
     pub(super) mx: Vec<f64>,
@@ -225,6 +228,8 @@ impl<const D: usize> Stepper<D> {
             dx: vec![0.0; n],
             x_trial: vec![0.0; n],
             w_rhs: Vec::new(),
+            r_old: Vec::new(),
+            r_new: Vec::new(),
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
             mx: vec![0.0; n],
@@ -387,19 +392,20 @@ impl<const D: usize> Stepper<D> {
     }
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
-        for (pair, ev) in self.contacts.evals() {
+        for pt in self.contacts.points() {
+            let ev = pt.eval;
             // the depth of either surface in the other: a measuring pass's
             // points carry no force, their depth counts wherever they are
             // over the slave surface
-            if ev.active() || (!pair.enforced && !ev.beside && ev.g1 < 0.0) {
+            if ev.active() || (!pt.enforced && !ev.beside && ev.g1 < 0.0) {
                 report.max_penetration = report.max_penetration.max(-ev.g1);
-                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pair.surface.h);
+                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pt.h);
             }
             if !ev.active() {
                 continue;
             }
             report.active += 1;
-            if pair.spec.friction > 0.0 {
+            if pt.friction > 0.0 {
                 if ev.slip() {
                     report.slip += 1;
                 } else {

@@ -17,6 +17,7 @@
 //! refused by `restore`, never misread.
 
 use super::Stepper;
+use crate::contact::Memory;
 use crate::linalg::LinearSolveError;
 use serde::{Deserialize, Serialize};
 
@@ -81,12 +82,11 @@ impl<const D: usize> Stepper<D> {
             couplings: self.sys.couplings().to_vec(),
             pairs: self
                 .contacts
-                .pairs
-                .iter()
-                .map(|c| PairSnapshot {
-                    slaves: c.surface.slaves.clone(),
-                    points: c
-                        .memory
+                .memory()
+                .into_iter()
+                .map(|(slaves, memory)| PairSnapshot {
+                    slaves,
+                    points: memory
                         .iter()
                         .map(|m| PointSnapshot {
                             in_contact: m.in_contact,
@@ -116,18 +116,26 @@ impl<const D: usize> Stepper<D> {
         if snap.n_dofs != self.sys.n_dofs() {
             return Err(mismatch("dofs", snap.n_dofs, self.sys.n_dofs()));
         }
-        if snap.pairs.len() != self.contacts.pairs.len() {
-            return Err(mismatch(
-                "contact pairs",
-                snap.pairs.len(),
-                self.contacts.pairs.len(),
-            ));
+        let saved: Vec<(Vec<usize>, Vec<Memory>)> = snap
+            .pairs
+            .iter()
+            .map(|p| {
+                let m = p.points.iter().map(|pt| Memory {
+                    in_contact: pt.in_contact,
+                    r: pt.r,
+                });
+                (p.slaves.clone(), m.collect())
+            })
+            .collect();
+        let pairs = self.contacts.pairs().len();
+        if snap.pairs.len() != pairs {
+            return Err(mismatch("contact pairs", snap.pairs.len(), pairs));
         }
-        for (i, (p, c)) in snap.pairs.iter().zip(&self.contacts.pairs).enumerate() {
-            if p.slaves != c.surface.slaves || p.points.len() != c.memory.len() {
-                return Err(RestoreError::Slaves { pair: i });
-            }
-        }
+        // the contact state is restored last: check it fits before changing anything
+        let mut probe = self.contacts.clone();
+        probe
+            .restore_memory(&saved)
+            .map_err(|pair| RestoreError::Slaves { pair })?;
         let n = self.sys.n_nodes;
         if snap.couplings.iter().flatten().any(|&a| a >= n) {
             return Err(mismatch(
@@ -141,12 +149,7 @@ impl<const D: usize> Stepper<D> {
             self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
             self.resize_matrices();
         }
-        for (p, c) in snap.pairs.iter().zip(self.contacts.pairs.iter_mut()) {
-            for (pt, m) in p.points.iter().zip(c.memory.iter_mut()) {
-                m.in_contact = pt.in_contact;
-                m.r = pt.r;
-            }
-        }
+        self.contacts = probe;
         Ok(())
     }
 }
