@@ -38,6 +38,7 @@ pub mod pair;
 pub mod point;
 pub mod point_eval;
 pub mod search;
+pub mod second_pass;
 pub mod set;
 pub mod slave;
 pub mod surface;

@@ -223,7 +223,15 @@ impl ContactSet {
         let (mut tol, mut size) = (0.0f64, 0.0f64);
         for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
             for (k, point) in p.points.iter().enumerate() {
-                if !point.on_master() || !point.acts() {
+                if !point.on_master() {
+                    continue;
+                }
+                if !point.acts() {
+                    // a shadowed second-pass point (super::second_pass):
+                    // its penetration beyond the tolerance
+                    let depth = (-point.lin.g1).max(0.0);
+                    tol = tol.max(depth / p.tol_abs);
+                    size = size.max(depth / p.surface.h);
                     continue;
                 }
                 let u = p.law_velocity(k, dt);

@@ -29,6 +29,7 @@
 //! Newton picks the path per step ([`Method`]).
 
 pub mod condensed;
+pub mod saddle;
 
 
 use super::set::ContactSet;

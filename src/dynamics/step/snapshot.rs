@@ -17,12 +17,13 @@
 //! refused by `restore`, never misread.
 
 use super::Stepper;
+use crate::contact::enforce::Method;
 use crate::contact::Memory;
 use crate::linalg::LinearSolveError;
 use serde::{Deserialize, Serialize};
 
 /// Version of the [`StepperSnapshot`] layout; bump it when a field changes.
-pub const SNAPSHOT_VERSION: u32 = 2;
+pub const SNAPSHOT_VERSION: u32 = 3;
 
 /// What a stepper carries from one step to the next (besides the `State`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,10 @@ pub struct StepperSnapshot {
     pub couplings: Vec<Vec<usize>>,
     /// Per contact pair, in input order.
     pub pairs: Vec<PairSnapshot>,
+    /// The saddle-point system's layout when its path is in use: per
+    /// multiplier block its pair, point and coupled nodes (it decides the
+    /// augmented pattern, hence the LU's ordering and round-off).
+    pub saddle: Option<Vec<(usize, usize, Vec<usize>)>>,
 }
 
 /// One contact pair's state.
@@ -95,6 +100,7 @@ impl<const D: usize> Stepper<D> {
                         .collect(),
                 })
                 .collect(),
+            saddle: self.saddle.as_ref().map(|s| s.layout()),
         }
     }
 
@@ -144,10 +150,14 @@ impl<const D: usize> Stepper<D> {
                 n,
             ));
         }
-        let contact_nodes: Vec<usize> = snap.couplings.iter().flatten().copied().collect();
-        if self.sys.set_couplings(snap.couplings.clone()) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
+        let grew = self.sys.set_couplings(snap.couplings.clone());
+        if grew {
             self.resize_matrices();
+        }
+        match &snap.saddle {
+            Some(reach) => self.use_saddle(reach.clone())?,
+            None if grew || self.method != Method::Condensed => self.use_condensed()?,
+            None => {}
         }
         self.contacts = probe;
         Ok(())

@@ -66,8 +66,8 @@ impl ActiveSet {
     }
 
     /// Records the states of the iterate just evaluated; returns the first
-    /// point that has now flipped [`MAX_FLIPS`] times.
-    pub fn record(&mut self, c: &ContactSet) -> Option<Cycling> {
+    /// point that has now flipped `max_flips` times.
+    pub fn record(&mut self, c: &ContactSet, max_flips: u8) -> Option<Cycling> {
         let mut found = None;
         self.changed = 0;
         for (i, pt) in c.points().enumerate() {
@@ -76,7 +76,7 @@ impl ActiveSet {
                 self.flips[i] = self.flips[i].saturating_add(1);
                 self.changed += 1;
                 self.most = self.most.max(self.flips[i]);
-                if self.flips[i] >= MAX_FLIPS && found.is_none() {
+                if self.flips[i] >= max_flips && found.is_none() {
                     found = Some(Cycling {
                         pair: pt.pair,
                         point: pt.point,
