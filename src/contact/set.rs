@@ -276,7 +276,11 @@ impl ContactSet {
                 );
             }
         }
-        changed
+        let lifted = super::second_pass::lift(self);
+        if lifted > 0 {
+            log::debug!("contact: {lifted} shadowed second-pass point(s) penetrate: enforced");
+        }
+        changed + lifted
     }
 
     /// Accepts the step: the state at `n+1` becomes "in contact at `t_n`".

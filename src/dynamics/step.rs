@@ -381,6 +381,9 @@ impl<const D: usize> Stepper<D> {
             Method::Saddle if grew || fresh || !covered => self.use_saddle(reach)?,
             _ => {}
         }
+        if let Some(s) = self.saddle.as_mut() {
+            s.begin_step();
+        }
         if grew {
             let nnz = self.sys.pattern.nnz();
             self.resize_matrices();

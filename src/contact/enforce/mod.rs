@@ -37,8 +37,12 @@ use crate::linalg::{LinearSolveError, LinearSolver};
 use crate::nonsmooth::problem::ProblemError;
 use crate::nonsmooth::SolveError;
 
-/// The library solver of exact enforcement when the input names none.
-pub const DEFAULT_SOLVER: &str = "nsn-ac-ls";
+/// The library solver of exact enforcement when the input names none:
+/// the registry's `nsn-ac-ls` entry, named from the registry so the two
+/// cannot drift. Not the library's own default (`hybrid`, for `fc solve`):
+/// on the contact subproblems hybrid's NSGS phase changes the runs'
+/// trajectories and leaves a larger penetration.
+pub const DEFAULT_SOLVER: &str = crate::nonsmooth::global::nsn::AC_LS.name;
 
 /// How the contact subproblem of an iterate is solved (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -46,7 +46,6 @@ use super::{EnforceError, EnforceOptions, SubproblemInfo};
 use crate::contact::geometry::MAX_NODES;
 use crate::contact::law::violation;
 use crate::contact::set::ContactSet;
-use crate::contact::slave::Role;
 use crate::linalg::{BlockPattern, LinearSolver};
 use crate::model::Enforcement;
 use crate::nonsmooth::global::NsnFunction;
@@ -68,7 +67,12 @@ pub struct SaddleParams {
     /// `ε_prox` of the proximal term `γ = ε_prox/ρ` (module docs): small
     /// against the point's own compliance `1/ρ`, so that it slows the
     /// convergence of well-posed points by about `ε_prox` per iteration.
+    /// An inner step that no line-search length improves multiplies it by
+    /// 10 (up to `max_proximal`; a damped, Levenberg–Marquardt-like step
+    /// along directions the constraints leave loose), one that improves
+    /// divides it by 10 down to `proximal`.
     pub proximal: f64,
+    pub max_proximal: f64,
     /// Armijo constant and halvings of the inner line search.
     pub armijo: f64,
     pub halvings: usize,
@@ -80,6 +84,7 @@ impl Default for SaddleParams {
             inner_tol: 1e-2,
             max_inner: 30,
             proximal: 1e-3,
+            max_proximal: 1e2,
             armijo: 1e-4,
             halvings: 10,
         }
@@ -114,6 +119,11 @@ pub struct Saddle {
     k_pos: Vec<usize>,
     values: Vec<f64>,
     params: SaddleParams,
+    /// The proximal parameter of the current inner iteration.
+    prox: f64,
+    /// The second pass's shadow rule has been applied in this step
+    /// ([`crate::contact::second_pass`]).
+    shadowed: bool,
     // scratch of the inner iteration
     rho: Vec<f64>,
     jac: Vec<PointJac>,
@@ -161,6 +171,8 @@ impl Saddle {
             pattern,
             k_pos,
             params,
+            shadowed: false,
+            prox: params.proximal,
             rho: vec![0.0; m],
             jac: vec![PointJac::default(); m],
             r: vec![[0.0; 3]; m],
@@ -206,6 +218,11 @@ impl Saddle {
             .zip(&self.reach)
             .map(|(&(p, k), l)| (p, k, l.clone()))
             .collect()
+    }
+
+    /// Starts a step: the shadow rule applies again at its first correction.
+    pub fn begin_step(&mut self) {
+        self.shadowed = false;
     }
 
     /// Points with a multiplier block.
@@ -259,7 +276,10 @@ impl Saddle {
         opts: &EnforceOptions,
     ) -> Result<SubproblemInfo, EnforceError> {
         let start = Instant::now();
-        crate::contact::second_pass::shadow(set);
+        if !self.shadowed {
+            crate::contact::second_pass::shadow(set);
+            self.shadowed = true;
+        }
         self.scale::<D>(set, &sys);
         let m = self.points.len();
         for (j, &(p, k)) in self.points.iter().enumerate() {
@@ -278,9 +298,14 @@ impl Saddle {
             ..Default::default()
         };
         let mut dropped = false;
+        self.prox = self.params.proximal;
         loop {
             let (merit, worst) = self.evaluate::<D>(set, opts.dt);
             info.error = worst;
+            log::trace!(
+                "contact (saddle): inner {}: merit {merit:.3e}, law {worst:.3e} of the tolerance",
+                info.iterations
+            );
             let done = info.iterations > 0 && (!full || worst <= self.params.inner_tol);
             if done {
                 break;
@@ -356,7 +381,7 @@ impl Saddle {
             r: &self.r,
             y: &self.y,
         };
-        evaluate::<D>(set, &self.points, &self.rho, &self.params, at, dt, Some(&mut self.jac))
+        evaluate::<D>(set, &self.points, &self.rho, self.prox, at, dt, Some(&mut self.jac))
     }
 
     /// The augmented matrix and right-hand side at the current inner iterate.
@@ -432,23 +457,30 @@ impl Saddle {
     /// exactly.
     fn line_search<const D: usize>(&mut self, set: &ContactSet, dt: f64, n: usize, merit: f64) {
         let mut alpha = 1.0;
+        let mut improved = false;
         for _ in 0..=self.params.halvings {
             self.trial::<D>(n, alpha);
             let at = Iterate {
                 r: &self.r_trial,
                 y: &self.y_trial,
             };
-            let (mt, _) = evaluate::<D>(set, &self.points, &self.rho, &self.params, at, dt, None);
+            let (mt, _) = evaluate::<D>(set, &self.points, &self.rho, self.prox, at, dt, None);
             if merit == 0.0 || mt <= (1.0 - self.params.armijo * alpha) * merit {
+                improved = true;
                 break;
             }
             alpha *= 0.5;
-            if alpha < 0.5f64.powi(self.params.halvings as i32) {
-                alpha = 1.0;
-                self.trial::<D>(n, alpha);
-                break;
-            }
         }
+        if !improved {
+            alpha = 1.0;
+            self.trial::<D>(n, alpha);
+        }
+        self.prox = match improved && alpha == 1.0 {
+            true => (0.1 * self.prox).max(self.params.proximal),
+            false if improved => self.prox,
+            false => (10.0 * self.prox).min(self.params.max_proximal),
+        };
+        log::trace!("contact (saddle): inner step of length {alpha}, proximal {:.0e}", self.prox);
         std::mem::swap(&mut self.y, &mut self.y_trial);
         std::mem::swap(&mut self.r, &mut self.r_trial);
     }
@@ -486,7 +518,7 @@ fn evaluate<const D: usize>(
     set: &ContactSet,
     points: &[(usize, usize)],
     rho: &[f64],
-    params: &SaddleParams,
+    prox: f64,
     at: Iterate,
     dt: f64,
     mut jac: Option<&mut [PointJac]>,
@@ -533,7 +565,7 @@ fn evaluate<const D: usize>(
         let Some(jac) = jac.as_deref_mut() else {
             continue;
         };
-        let gamma = params.proximal / rho[j];
+        let gamma = prox / rho[j];
         let mut pj = PointJac::default();
         for i in 0..D {
             pj.phi[i] = phi[i];
