@@ -56,10 +56,15 @@ use std::time::Instant;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SaddleParams {
     /// The inner iteration stops once the linearized step meets the law
-    /// to this fraction of the pair's tolerance: the outer Newton then sees
-    /// the law's error of its own linearization only, as with the
-    /// condensed path's library solve to 1e-12.
+    /// to this fraction of the pair's tolerance, or to `forcing` times the
+    /// violation it started from, whichever is larger: an inexact Newton
+    /// method's forcing term (Dembo, Eisenstat & Steihaug 1982) — far from
+    /// the solution the linearization is solved loosely, near it tightly,
+    /// which keeps the outer convergence fast without the tail of slowly
+    /// converging inner iterations an absolute bound asks for early on.
     pub inner_tol: f64,
+    /// The forcing factor of the bound above.
+    pub forcing: f64,
     /// Inner iterations allowed; an inner iteration that has not converged
     /// by then leaves its last iterate to the outer Newton (which judges the
     /// law itself at its next iterate).
@@ -73,20 +78,28 @@ pub struct SaddleParams {
     /// divides it by 10 down to `proximal`.
     pub proximal: f64,
     pub max_proximal: f64,
-    /// Armijo constant and halvings of the inner line search.
+    /// Armijo constant and halvings of the inner line search, which is
+    /// non-monotone (Grippo, Lampariello & Lucidi 1986): a length is taken
+    /// when it decreases the largest merit of the last `memory` iterates.
+    /// The Alart–Curnier merit is nonsmooth where points change branch; a
+    /// monotone search cuts the steps short there and stalls
+    /// (docs/decisions/saddle-point-contact.md).
     pub armijo: f64,
     pub halvings: usize,
+    pub memory: usize,
 }
 
 impl Default for SaddleParams {
     fn default() -> Self {
         SaddleParams {
             inner_tol: 1e-2,
+            forcing: 1e-4,
             max_inner: 30,
             proximal: 1e-3,
             max_proximal: 1e2,
             armijo: 1e-4,
             halvings: 10,
+            memory: 5,
         }
     }
 }
@@ -121,6 +134,8 @@ pub struct Saddle {
     params: SaddleParams,
     /// The proximal parameter of the current inner iteration.
     prox: f64,
+    /// The merits of the last inner iterates (non-monotone line search).
+    merits: Vec<f64>,
     /// The second pass's shadow rule has been applied in this step
     /// ([`crate::contact::second_pass`]).
     shadowed: bool,
@@ -173,6 +188,7 @@ impl Saddle {
             params,
             shadowed: false,
             prox: params.proximal,
+            merits: Vec::new(),
             rho: vec![0.0; m],
             jac: vec![PointJac::default(); m],
             r: vec![[0.0; 3]; m],
@@ -299,6 +315,8 @@ impl Saddle {
         };
         let mut dropped = false;
         self.prox = self.params.proximal;
+        let mut target = self.params.inner_tol;
+        self.merits.clear();
         loop {
             let (merit, worst) = self.evaluate::<D>(set, opts.dt);
             info.error = worst;
@@ -306,7 +324,10 @@ impl Saddle {
                 "contact (saddle): inner {}: merit {merit:.3e}, law {worst:.3e} of the tolerance",
                 info.iterations
             );
-            let done = info.iterations > 0 && (!full || worst <= self.params.inner_tol);
+            if info.iterations == 0 {
+                target = target.max(self.params.forcing * worst);
+            }
+            let done = info.iterations > 0 && (!full || worst <= target);
             if done {
                 break;
             }
@@ -329,6 +350,14 @@ impl Saddle {
             self.assemble::<D>(set, &sys);
             lu.update(&self.values)?;
             lu.solve_in_place(&mut self.rhs)?;
+            if info.iterations == 1 {
+                // the first step also solves the bodies' block, whose residual
+                // the merit does not see: it is taken whole
+                self.trial::<D>(n, 1.0);
+                std::mem::swap(&mut self.y, &mut self.y_trial);
+                std::mem::swap(&mut self.r, &mut self.r_trial);
+                continue;
+            }
             self.line_search::<D>(set, opts.dt, n, merit);
         }
         sys.dx.copy_from_slice(&self.y);
@@ -456,6 +485,11 @@ impl Saddle {
     /// changes branch). An open point's full step zeroes its multipliers
     /// exactly.
     fn line_search<const D: usize>(&mut self, set: &ContactSet, dt: f64, n: usize, merit: f64) {
+        if self.merits.len() == self.params.memory {
+            self.merits.remove(0);
+        }
+        self.merits.push(merit);
+        let reference = self.merits.iter().fold(0.0f64, |m, &v| m.max(v));
         let mut alpha = 1.0;
         let mut improved = false;
         for _ in 0..=self.params.halvings {
@@ -465,7 +499,7 @@ impl Saddle {
                 y: &self.y_trial,
             };
             let (mt, _) = evaluate::<D>(set, &self.points, &self.rho, self.prox, at, dt, None);
-            if merit == 0.0 || mt <= (1.0 - self.params.armijo * alpha) * merit {
+            if reference == 0.0 || mt <= (1.0 - self.params.armijo * alpha) * reference {
                 improved = true;
                 break;
             }
