@@ -55,7 +55,7 @@ pub struct ActiveSet {
 impl ActiveSet {
     /// A tracker for one step of `c`'s pairs.
     pub fn new(c: &ContactSet) -> ActiveSet {
-        let n = c.pairs.iter().map(|p| p.evals.len()).sum();
+        let n = c.points().count();
         ActiveSet {
             last: vec![false; n],
             flips: vec![0; n],
@@ -66,29 +66,25 @@ impl ActiveSet {
     }
 
     /// Records the states of the iterate just evaluated; returns the first
-    /// point that has now flipped [`MAX_FLIPS`] times.
-    pub fn record(&mut self, c: &ContactSet) -> Option<Cycling> {
-        let mut i = 0;
+    /// point that has now flipped `max_flips` times.
+    pub fn record(&mut self, c: &ContactSet, max_flips: u8) -> Option<Cycling> {
         let mut found = None;
         self.changed = 0;
-        for (pi, p) in c.pairs.iter().enumerate() {
-            for (k, ev) in p.evals.iter().enumerate() {
-                let active = p.enforced && ev.active();
-                if self.started && active != self.last[i] {
-                    self.flips[i] = self.flips[i].saturating_add(1);
-                    self.changed += 1;
-                    self.most = self.most.max(self.flips[i]);
-                    if self.flips[i] >= MAX_FLIPS && found.is_none() {
-                        found = Some(Cycling {
-                            pair: pi,
-                            point: k,
-                            flips: self.flips[i],
-                        });
-                    }
+        for (i, pt) in c.points().enumerate() {
+            let active = pt.enforced && pt.eval.active();
+            if self.started && active != self.last[i] {
+                self.flips[i] = self.flips[i].saturating_add(1);
+                self.changed += 1;
+                self.most = self.most.max(self.flips[i]);
+                if self.flips[i] >= max_flips && found.is_none() {
+                    found = Some(Cycling {
+                        pair: pt.pair,
+                        point: pt.point,
+                        flips: self.flips[i],
+                    });
                 }
-                self.last[i] = active;
-                i += 1;
             }
+            self.last[i] = active;
         }
         self.started = true;
         found

@@ -37,17 +37,17 @@
 //! * then chord iterations, once the iterate is close to the solution
 //!   (relative residual ≤ 5e-2, where faces settle); after a point
 //!   switched between open and in contact, or after faces or drift guards
-//!   settled, only at a relative residual ≤ [`RESETTLED_RESIDUAL`] (2e-2):
+//!   settled, only at a relative residual ≤ `resettled_residual` :
 //!   chord iterations while the active set still moved made the first
 //!   contact at μ = 0.8 cycle, and one right after a settle at μ = 0.2 led
 //!   Newton to a point it could not leave (session 9, at 5e-2), while in
 //!   the persistent steps the last switches and settles come at 2e-3–7e-4,
 //!   where the chord iterations that follow contract by 1e-2–1e-3;
 //! * a Newton solve whose last correction was a chord iteration stops at
-//!   [`FINISH`] times the tolerance (the energy balance, see there);
+//!   `finish` times the tolerance (the energy balance, see there);
 //! * a chord iteration that reduced the relative residual by less than
-//!   [`CONTRACTION`] is followed by a full factorization (by less than
-//!   [`FINISH_CONTRACTION`] where only the [`FINISH`] margin is left);
+//!   `contraction` is followed by a full factorization (by less than
+//!   `finish_contraction` where only the `finish` margin is left);
 //! * only where a factorization is expensive ([`worthwhile`]): on small
 //!   models the slower convergence costs more than the factorizations saved.
 //!
@@ -55,70 +55,28 @@
 //! in full ([`Stepper::tangent_at`]); a chord iteration needs the residual
 //! and the contact tangent alone.
 
-use super::newton::SETTLE_RESIDUAL;
-use super::step::{StepError, Stepper};
+use super::policy::ChordPolicy;
+use crate::dynamics::step::{StepError, Stepper};
 use crate::linalg::LinearSolver;
 
-/// A chord iteration whose relative residual fell by less than this factor
-/// is followed by a full factorization.
-pub(super) const CONTRACTION: f64 = 0.1;
-
-/// ... except where the iterate is already within the Newton tolerance and
-/// only the [`FINISH`] margin is left: there a chord iteration that reduced
-/// it by this factor is followed by another (the 18,546-dof blocks at
-/// μ = 0.2 refactored in full after a chord iteration from 6.2e-11 to
-/// 7.2e-12, 8.7×, for the last decade).
-pub(super) const FINISH_CONTRACTION: f64 = 0.5;
-
-/// A Newton solve whose last correction was a chord iteration stops at
-/// this fraction of the Newton tolerance. The energy balance of a step is
-/// `R · (x₁ − x₀)` at the last iterate, not ‖R‖: after Newton corrections
-/// the residual left is round-off-like and nearly orthogonal to the step's
-/// motion, after chord iterations it is the slowest mode of the iteration
-/// `I − K̃⁻¹K`, the bodies' motion itself (the 9,990-dof blocks at μ = 0.8,
-/// step 0.4 → 0.5: 1.97e-9 = 1.2e-11 E₀ at a relative residual of 5.3e-11
-/// after four chord iterations, against 7.5e-11 at 8.2e-11 after Newton).
-/// One more chord iteration (contraction 1e-2 there) restores it.
-pub(super) const FINISH: f64 = 1e-2;
-
-/// After a point switched between open and in contact, or faces or drift
-/// guards settled (a restart of the quadratic phase), a correction may
-/// still be a chord iteration where the relative residual is at most this.
-/// On the 18,546-dof friction blocks at μ = 0.8 the persistent steps'
-/// last switches and settles come at 2.7e-3, 1.6e-3 and 7.4e-4: a bound
-/// of 1e-3 left 4 full factorizations in the first of them. At 2e-2
-/// instead of 1e-2 a settle at 1.7e-2 (μ = 0.2, step 0.3 → 0.4) is
-/// followed by a chord iteration and the full factorization comes one
-/// iterate later, closer to the solution, where the chord iterations after
-/// it contract faster: 31 Newton iterations instead of 37 over the μ = 0.2
-/// run, 20 full factorizations instead of 21 at μ = 0.8 (CPU 0.973× and
-/// 0.946×, 3 pairs each; the 9,990-dof blocks unchanged). Session 9's
-/// failures right after a settle were at 5e-2.
-pub(super) const RESETTLED_RESIDUAL: f64 = 2e-2;
-
-/// Chord iterations are taken only where a full factorization costs at
-/// least this many flops (about 0.1 s: the 18,546-dof blocks factor 1.1e10,
-/// the 1,590-dof ones ~1e7, where a chord iteration saves nothing and the
-/// slower convergence cost 90 Newton iterations against 57 over the μ = 0.8
-/// run) ...
-const MIN_FACTOR_FLOPS: f64 = 2e9;
-/// ... and the trailing block is at most this share of it (1/5 on the
-/// 18,546-dof blocks).
-const MAX_TRAILING_SHARE: f64 = 0.35;
-
-/// Whether chord iterations can pay on the linear solver's current pattern.
-pub(super) fn worthwhile(lu: &LinearSolver) -> bool {
+/// Whether chord iterations can pay on the linear solver's current pattern
+/// (a factorization at least `min_factor_flops`, the trailing block at most
+/// `max_trailing_share` of it).
+pub(super) fn worthwhile(lu: &LinearSolver, p: &ChordPolicy) -> bool {
     match lu.factor_flops() {
         Some((full, trailing)) => {
-            full >= MIN_FACTOR_FLOPS && trailing > 0.0 && trailing <= MAX_TRAILING_SHARE * full
+            full >= p.min_factor_flops && trailing > 0.0 && trailing <= p.max_trailing_share * full
         }
         None => false,
     }
 }
 
 /// The chord policy of one Newton solve.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Chord {
+    policy: ChordPolicy,
+    /// The settle bound: chord iterations only this close to the solution.
+    close: f64,
     /// Chord iterations may pay here ([`worthwhile`]).
     enabled: bool,
     /// Newton iteration (1-based) whose correction last factored in full;
@@ -133,10 +91,15 @@ pub(super) struct Chord {
 }
 
 impl Chord {
-    pub fn new(enabled: bool) -> Chord {
+    pub fn new(enabled: bool, policy: ChordPolicy, close: f64) -> Chord {
         Chord {
+            policy,
+            close,
             enabled,
-            ..Default::default()
+            factored_at: 0,
+            last_chord: false,
+            before: 0.0,
+            after: 0.0,
         }
     }
 
@@ -144,21 +107,22 @@ impl Chord {
     /// be a chord iteration: the factors are of an iterate after the first
     /// correction, the last chord iteration (if the last correction was
     /// one) contracted, the iterate is close to the solution (the settle
-    /// bound [`SETTLE_RESIDUAL`]), and at most [`RESETTLED_RESIDUAL`] if
+    /// bound `settle_residual`), and at most `resettled_residual` if
     /// the contact state `moved` since the last correction (a point
     /// switched between open and in contact, or faces or drift guards
     /// settled; module docs). `finishing`: the iterate is within the
-    /// Newton tolerance ([`FINISH_CONTRACTION`]).
+    /// Newton tolerance (`finish_contraction`).
     pub fn allowed(&self, residual: f64, moved: bool, finishing: bool) -> bool {
+        let p = &self.policy;
         let contraction = if finishing {
-            FINISH_CONTRACTION
+            p.finish_contraction
         } else {
-            CONTRACTION
+            p.contraction
         };
         self.enabled
             && self.factored_at >= 2
-            && residual <= SETTLE_RESIDUAL
-            && (!moved || residual <= RESETTLED_RESIDUAL)
+            && residual <= self.close
+            && (!moved || residual <= p.resettled_residual)
             && (!self.last_chord || self.after <= contraction * self.before)
     }
 
@@ -166,7 +130,7 @@ impl Chord {
     /// a chord iteration.
     pub fn tolerance(&self, tol: f64) -> f64 {
         if self.last_chord {
-            FINISH * tol
+            self.policy.finish * tol
         } else {
             tol
         }

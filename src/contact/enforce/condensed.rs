@@ -1,33 +1,21 @@
-//! Exact and augmented-Lagrangian enforcement: the contact multipliers as
-//! unknowns of the Newton iteration (DESIGN §7; Love & Laursen 2003 §3.6 with
-//! the regularization removed).
+//! The condensed path of exact and augmented-Lagrangian enforcement: the
+//! contact subproblem of a Newton iterate as the frictional-contact problem
+//! FC/II of the solver library, `u = W r + q` with the Delassus operator
+//! `W = B K⁻¹ H` built from the iterate's factorization (see [`super`] for
+//! the linearization).
 //!
-//! At an iterate `x` with multipliers `r_old`, the step's residual is
-//! `R = c_M M (x − x̂) + f_int − f_ext − Σ H r_old` and its tangent at fixed
-//! multipliers is `K` (the geometric stiffness of the contact force
-//! included). Linearizing `R(x + δx, r) = 0` and the point velocities
-//! `u(x + δx) = u + B δx` (`B = ∂u/∂x`, exact, [`super::point`]):
-//!
-//! ```text
-//! K δx = −R + H (r − r_old)
-//! u    = W r + q,   W = B K⁻¹ H,   q = u − B K⁻¹ R − W r_old
-//! ```
-//!
-//! which, with the Signorini–Coulomb law between `u` and `r` (see
-//! [`super::law`]), is the frictional-contact problem FC/II of the solver
-//! library (Acary, Brémond & Dubois 2017, problem 2): `W` is the Delassus
-//! operator of the linearized step. `W` is built column block by column
-//! block from the factorization Newton already has (`K⁻¹ H`, then `B·`), and
-//! after the solve `δx = K⁻¹(−R + H (r − r_old))`.
+//! `W` is built column block by column block from the factorization Newton
+//! already has (`K⁻¹ H`, then `B·`), and after the solve
+//! `δx = K⁻¹(−R + H (r − r_old))`.
 //!
 //! * **Exact**: the problem is solved by the library (warm-started from
 //!   `r_old`) to its tolerance, so every Newton iterate satisfies the law of
 //!   its linearization, and Newton on `x` converges to the law itself.
-//! A stated `tangential_penalty` ε_T regularizes stick (see
-//! [`super::set::Pair::tangential_compliance`]): `W` gets the compliance
-//! `1/(w j ε_T Δt)` on its tangential diagonal, which is the penalty law's
-//! stick `t_T = −ε_T Δt v_T` with the normal constraint and the cone exact.
-//!
+//!   A stated `tangential_penalty` ε_T regularizes stick (see
+//!   [`crate::contact::pair::Pair`]'s tangential compliance): `W` gets the
+//!   compliance `1/(w j ε_T Δt)` on its tangential diagonal, which is the
+//!   penalty law's stick `t_T = −ε_T Δt v_T` with the normal constraint and
+//!   the cone exact.
 //! * **Augmented Lagrangian**: one semismooth Newton step on the
 //!   Alart–Curnier equations `Φ(r, u) = 0` (Alart & Curnier 1991; Acary et
 //!   al. 2017 eq. 11; the library's [`NsnFunction::AlartCurnier`]) with the
@@ -37,11 +25,19 @@
 //!   method on `(x, r)`: no outer augmentation loop. Where a point has
 //!   switched between open and in contact within the step the semismooth
 //!   step can cycle, and the iteration solves the subproblem fully as exact
-//!   enforcement does (`solve_fully` of [`solve_step`], set by Newton).
+//!   enforcement does (`solve_fully` of [`super::EnforceOptions`], set by
+//!   Newton).
+//!
+//! Cost: one restricted solve per column of `W` (`D` per candidate point)
+//! and a dense subproblem: cubic in the points; the saddle-point path
+//! ([`super::saddle`]) is the one whose cost follows the contact area.
 
-use super::geometry::MAX_NODES;
-use super::set::ContactSet;
+use super::{EnforceError, EnforceOptions, NewtonSolves, NewtonSystem, Subproblem, SubproblemInfo};
+use crate::contact::geometry::MAX_NODES;
+use crate::contact::set::ContactSet;
+use crate::contact::slave::Role;
 use crate::linalg::LinearSolveError;
+use crate::contact::enforce::DEFAULT_SOLVER;
 use crate::model::Enforcement;
 use crate::nonsmooth::global::NsnFunction;
 use crate::nonsmooth::problem::{LocalProblem, ProblemError};
@@ -49,13 +45,6 @@ use crate::nonsmooth::{self, Control, SolveError};
 use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use std::time::Instant;
-
-/// The library solver of exact enforcement when the input names none:
-/// the registry's `nsn-ac-ls` entry, named from the registry so the two
-/// cannot drift. Not the library's own default (`hybrid`, for `fc solve`):
-/// on the contact subproblems hybrid's NSGS phase changes the runs'
-/// trajectories and leaves a larger penetration.
-pub const DEFAULT_SOLVER: &str = crate::nonsmooth::global::nsn::AC_LS.name;
 
 /// Tolerance of the library on the FCLIB error `‖F_nat(r)‖/‖q‖` of a
 /// subproblem: well below the Newton tolerance, so that the subproblem's
@@ -85,44 +74,6 @@ const NEGLIGIBLE: f64 = 1e-12;
 const BLOCK: usize = 256;
 const BLOCK_VALUES: usize = 1 << 25;
 
-/// `solve(rhs, ncols, support)`: solves `K X = rhs` in place for `ncols`
-/// columns with the iterate's Newton matrix. `support = None`: the whole
-/// solution. `Some(dofs)`: the columns are zero outside `dofs` and only the
-/// solution's entries on `dofs` are read afterwards (the others are
-/// unspecified), which lets the linear solver restrict the solve to the
-/// contact nodes (`LinearSolver::solve_restricted_many_in_place`).
-pub type Solve<'a> =
-    dyn FnMut(&mut [f64], usize, Option<&[usize]>) -> Result<(), LinearSolveError> + 'a;
-
-/// A subproblem that could not be solved.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum EnforceError {
-    #[error("linear solve: {0}")]
-    Linear(#[from] LinearSolveError),
-    #[error("contact subproblem of {contacts} points: {source}")]
-    Solver {
-        contacts: usize,
-        #[source]
-        source: SolveError,
-    },
-    #[error("contact subproblem: {0}")]
-    Problem(#[from] ProblemError),
-    #[error("augmented-Lagrangian step: singular Alart–Curnier Jacobian ({0} points)")]
-    Singular(usize),
-}
-
-/// What one subproblem solve did.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SubproblemInfo {
-    /// Points in the subproblem.
-    pub contacts: usize,
-    /// Library iterations (exact) or 1 (augmented Lagrangian).
-    pub iterations: usize,
-    /// FCLIB error of the returned multipliers on the subproblem.
-    pub error: f64,
-    pub seconds: f64,
-}
-
 /// One point of the subproblem.
 struct Candidate {
     pair: usize,
@@ -131,41 +82,24 @@ struct Candidate {
     n: usize,
 }
 
-/// The assembled subproblem, for export (see [`super::dump`]).
-pub struct Subproblem<'a> {
-    pub dim: usize,
-    /// `W` (column-major, `m × m`, `m = dim · contacts`), `q`, `μ`.
-    pub w: &'a [f64],
-    pub q: &'a [f64],
-    pub mu: &'a [f64],
-    /// The columns of `H` (sparse, over the dofs) and `u`, `r_old`, `R`.
-    pub h: &'a [Vec<(usize, f64)>],
-    pub u: &'a [f64],
-    pub r_old: &'a [f64],
-    pub residual: &'a [f64],
-}
-
 /// Whether point `k` of pair `p` takes part in the subproblem: pressed now
 /// or at `t_n`, or within a face size of its master at the iterate.
 fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     let pair = &set.pairs[p];
-    if !pair.has_multipliers() || !pair.evaluated[k] || pair.lin[k].beside {
+    let point = &pair.points[k];
+    if !pair.has_multipliers() || !point.on_master() {
         return false;
     }
-    pair.memory[k].in_contact
-        || pair.r[k][0] > 0.0
-        || pair.lin[k].g1 < CANDIDATE_GAP * pair.surface.h
+    pair.engaged(k) || point.lin.g1 < CANDIDATE_GAP * pair.surface.h
 }
 
 fn candidates(set: &ContactSet) -> Vec<Candidate> {
     let mut out = Vec::new();
     for (p, pair) in set.pairs.iter().enumerate() {
-        for k in 0..pair.lin.len() {
+        for k in 0..pair.points.len() {
             if is_candidate(set, p, k) {
                 let mut nodes = [0; MAX_NODES];
-                let n = pair
-                    .surface
-                    .element_nodes(k, pair.narrow.held[k], &mut nodes);
+                let n = pair.element_nodes(k, &mut nodes);
                 out.push(Candidate {
                     pair: p,
                     point: k,
@@ -186,14 +120,14 @@ fn delassus<const D: usize>(
     set: &ContactSet,
     cands: &[Candidate],
     fixed: &[bool],
-    solve: &mut Solve,
+    solves: &mut dyn NewtonSolves,
     buf: &mut Vec<f64>,
 ) -> Result<(Vec<f64>, Vec<Vec<(usize, f64)>>), LinearSolveError> {
     let n = fixed.len();
     let m = D * cands.len();
     let mut h = Vec::with_capacity(m);
     for c in cands {
-        let lin = &set.pairs[c.pair].lin[c.point];
+        let lin = &set.pairs[c.pair].points[c.point].lin;
         for comp in 0..D {
             let mut col = Vec::with_capacity(c.n * D);
             for a in 0..c.n {
@@ -230,9 +164,9 @@ fn delassus<const D: usize>(
                 y[j * n + dof] = v;
             }
         }
-        solve(y, nb, Some(&support))?;
+        solves.solve_restricted(y, nb, &support)?;
         for (ci, c) in cands.iter().enumerate() {
-            let lin = &set.pairs[c.pair].lin[c.point];
+            let lin = &set.pairs[c.pair].points[c.point].lin;
             for comp in 0..D {
                 let row = ci * D + comp;
                 for j in 0..nb {
@@ -362,80 +296,63 @@ fn alart_curnier_step<const D: usize>(
     Ok(())
 }
 
-/// Solves the contact subproblem of the current Newton iterate (module docs)
-/// and returns the Newton correction in `dx`. `residual` is `R` at the
-/// iterate (fixed dofs zero), `solve` solves with the iterate's Newton
-/// matrix in place ([`Solve`]). The multipliers of the pairs are
-/// updated. `solve_fully`: augmented-Lagrangian pairs solve the subproblem
-/// to the library's tolerance, as exact enforcement does, instead of taking
-/// one Alart–Curnier step (module docs). `export` receives the assembled
-/// subproblem (FCLIB dump). `w_rhs` is scratch kept between calls
-/// (`delassus`).
-#[allow(clippy::too_many_arguments)]
-pub fn solve_step<const D: usize>(
-    set: &mut ContactSet,
-    residual: &[f64],
-    fixed: &[bool],
+/// The reduced problem of the candidates: `W` (dense, column-major, with
+/// the tangential compliance on its diagonal), `q`, `μ`, the Alart–Curnier
+/// parameters `ρ`, and the iterate's velocities `u` and multipliers `r_old`.
+struct Reduced {
+    w: Vec<f64>,
+    h: Vec<Vec<(usize, f64)>>,
+    q: Vec<f64>,
+    mu: Vec<f64>,
+    rho: Vec<f64>,
+    u: Vec<f64>,
+    r_old: Vec<f64>,
+}
+
+/// `q = u − B z − W r_old` (`z = K⁻¹ R` in `z`), `ρ_l = D / tr W_ll` and
+/// the compliance on `W`'s tangential diagonal.
+fn reduce<const D: usize>(
+    set: &ContactSet,
+    cands: &[Candidate],
+    (w, h): (Vec<f64>, Vec<Vec<(usize, f64)>>),
+    z: &[f64],
     dt: f64,
-    solve: &mut Solve,
-    dx: &mut [f64],
-    w_rhs: &mut Vec<f64>,
-    solve_fully: bool,
-    export: Option<&mut dyn FnMut(&Subproblem)>,
-) -> Result<SubproblemInfo, EnforceError> {
-    let start = Instant::now();
-    let n = fixed.len();
-    let cands = candidates(set);
+) -> Reduced {
     let m = D * cands.len();
-    // W first: where it needs new factors they serve z as well
-    let (mut w, h) = if cands.is_empty() {
-        Default::default()
-    } else {
-        delassus::<D>(set, &cands, fixed, solve, w_rhs)?
+    let mut red = Reduced {
+        w,
+        h,
+        q: vec![0.0; m],
+        mu: Vec::with_capacity(cands.len()),
+        rho: Vec::with_capacity(cands.len()),
+        u: vec![0.0; m],
+        r_old: vec![0.0; m],
     };
-    // z = K⁻¹ R
-    dx.copy_from_slice(residual);
-    solve(dx, 1, None)?;
-    if cands.is_empty() {
-        dx.iter_mut().for_each(|v| *v = -*v);
-        return Ok(SubproblemInfo::default());
-    }
-    let mut u = vec![0.0; m];
-    let mut r_old = vec![0.0; m];
-    let mut mu = Vec::with_capacity(cands.len());
-    let mut rho = Vec::with_capacity(cands.len());
     for (ci, c) in cands.iter().enumerate() {
         let pair = &set.pairs[c.pair];
-        let lin = &pair.lin[c.point];
-        mu.push(pair.spec.friction);
+        let point = &pair.points[c.point];
+        red.mu.push(pair.spec.friction);
         // ρ scaled by the point's Delassus block, as the library's Newton
         // solvers do (Acary et al. 2017 §5): ρ = w j ε_N Δt from the penalty
         // was 10–100 times larger, and the iteration then cycled between
         // stick and slip on the friction blocks' persistent steps
-        let tr: f64 = (0..D).map(|i| w[(ci * D + i) * m + ci * D + i]).sum();
-        rho.push(D as f64 / tr);
-        for comp in 0..D {
-            u[ci * D + comp] = lin.u[comp];
-            r_old[ci * D + comp] = pair.r[c.point][comp];
-        }
-    }
-    // q = u − B z − W r_old
-    let mut q = vec![0.0; m];
-    for (ci, c) in cands.iter().enumerate() {
-        let lin = &set.pairs[c.pair].lin[c.point];
+        let tr: f64 = (0..D).map(|i| red.w[(ci * D + i) * m + ci * D + i]).sum();
+        red.rho.push(D as f64 / tr);
         for comp in 0..D {
             let mut bz = 0.0;
             for a in 0..c.n {
                 for i in 0..D {
-                    bz += lin.b[comp][a * D + i] * dx[c.nodes[a] * D + i];
+                    bz += point.lin.b[comp][a * D + i] * z[c.nodes[a] * D + i];
                 }
             }
-            q[ci * D + comp] = u[ci * D + comp] - bz;
+            red.u[ci * D + comp] = point.lin.u[comp];
+            red.r_old[ci * D + comp] = point.r[comp];
+            red.q[ci * D + comp] = point.lin.u[comp] - bz;
         }
     }
     for j in 0..m {
         for i in 0..m {
-            q[i] -= w[j * m + i] * r_old[j];
+            red.q[i] -= red.w[j * m + i] * red.r_old[j];
         }
     }
     // A stated tangential regularization is a compliance on the tangential
@@ -445,48 +362,44 @@ pub fn solve_step<const D: usize>(
         let comp = set.pairs[c.pair].tangential_compliance(c.point, dt);
         for i in 1..D {
             let j = ci * D + i;
-            w[j * m + j] += comp;
+            red.w[j * m + j] += comp;
         }
     }
-    if let Some(f) = export {
-        f(&Subproblem {
-            dim: D,
-            w: &w,
-            q: &q,
-            mu: &mu,
-            h: &h,
-            u: &u,
-            r_old: &r_old,
-            residual,
-        });
-    }
-    let mut r = r_old.clone();
-    let enforcement = set.pairs[cands[0].pair].spec.enforcement;
+    red
+}
+
+/// Solves the reduced problem for `r` (exact: the library; augmented
+/// Lagrangian: one Alart–Curnier step unless `solve_fully`). A two-pass
+/// subproblem solved without its second pass leaves those points out for
+/// the rest of the step.
+fn solve_reduced<const D: usize>(
+    set: &mut ContactSet,
+    cands: &[Candidate],
+    red: &Reduced,
+    solve_fully: bool,
+    r: &mut [f64],
+) -> Result<SubproblemInfo, EnforceError> {
+    let m = red.q.len();
+    let trip: Vec<Triplet<usize, usize, f64>> = (0..m)
+        .flat_map(|j| (0..m).map(move |i| (i, j)))
+        .filter(|&(i, j)| red.w[j * m + i] != 0.0)
+        .map(|(i, j)| Triplet::new(i, j, red.w[j * m + i]))
+        .collect();
+    let wm = SparseColMat::try_new_from_triplets(m, m, &trip)
+        .map_err(|e| ProblemError::Alloc(format!("{e:?}")))?;
+    let problem = LocalProblem::new(D, wm, red.q.clone(), red.mu.clone())?;
     let mut info = SubproblemInfo {
         contacts: cands.len(),
         iterations: 1,
         ..Default::default()
     };
-    let problem = {
-        let trip: Vec<Triplet<usize, usize, f64>> = (0..m)
-            .flat_map(|j| (0..m).map(move |i| (i, j)))
-            .filter(|&(i, j)| w[j * m + i] != 0.0)
-            .map(|(i, j)| Triplet::new(i, j, w[j * m + i]))
-            .collect();
-        let wm = SparseColMat::try_new_from_triplets(m, m, &trip)
-            .map_err(|e| ProblemError::Alloc(format!("{e:?}")))?;
-        LocalProblem::new(D, wm, q.clone(), mu.clone())?
-    };
-    let mut uu = vec![0.0; m];
-    if enforcement == Enforcement::Exact || solve_fully {
-        let name = set.pairs[cands[0].pair]
-            .spec
-            .solver
-            .clone()
-            .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
+    let mut u = vec![0.0; m];
+    let spec = &set.pairs[cands[0].pair].spec;
+    if spec.enforcement == Enforcement::Exact || solve_fully {
+        let name = spec.solver.clone().unwrap_or_else(|| DEFAULT_SOLVER.to_string());
         let second: Vec<bool> = cands.iter().map(|c| set.pairs[c.pair].pass == 2).collect();
         let (i, dropped) =
-            solve_exact::<D>(&problem, &second, &name, &mut r, &mut uu).map_err(|source| {
+            solve_exact::<D>(&problem, &second, &name, r, &mut u).map_err(|source| {
                 EnforceError::Solver {
                     contacts: cands.len(),
                     source,
@@ -494,15 +407,15 @@ pub fn solve_step<const D: usize>(
             })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
-                set.pairs[c.pair].redundant[c.point] = true;
+                set.pairs[c.pair].points[c.point].role = Role::Redundant;
             }
         }
         info.iterations = i.iterations;
         info.error = i.error;
     } else {
-        alart_curnier_step::<D>(&w, &q, &mu, &rho, &mut r)?;
-        problem.velocity(&r, &mut uu);
-        info.error = crate::nonsmooth::error::fclib_error(&problem, &r, &uu);
+        alart_curnier_step::<D>(&red.w, &red.q, &red.mu, &red.rho, r)?;
+        problem.velocity(r, &mut u);
+        info.error = crate::nonsmooth::error::fclib_error(&problem, r, &u);
     }
     // A normal force at the round-off of the largest one is no contact: the
     // solvers return such residues (1e-23 beside forces of 1e1 on the ring)
@@ -514,27 +427,73 @@ pub fn solve_step<const D: usize>(
             r[c * D..c * D + D].iter_mut().for_each(|v| *v = 0.0);
         }
     }
+    Ok(info)
+}
+
+/// The condensed correction of the current Newton iterate (module docs):
+/// the Newton correction into `sys.dx`, the multipliers of the pairs
+/// updated.
+pub(super) fn correct<const D: usize>(
+    set: &mut ContactSet,
+    sys: NewtonSystem,
+    opts: &mut EnforceOptions,
+) -> Result<SubproblemInfo, EnforceError> {
+    let start = Instant::now();
+    let NewtonSystem {
+        solves,
+        residual,
+        fixed,
+        dx,
+        scratch,
+    } = sys;
+    let cands = candidates(set);
+    // W first: where it needs new factors they serve z as well
+    let wh = if cands.is_empty() {
+        Default::default()
+    } else {
+        delassus::<D>(set, &cands, fixed, solves, scratch)?
+    };
+    // z = K⁻¹ R (in dx)
+    dx.copy_from_slice(residual);
+    solves.solve(dx, 1)?;
+    if cands.is_empty() {
+        dx.iter_mut().for_each(|v| *v = -*v);
+        return Ok(SubproblemInfo::default());
+    }
+    let red = reduce::<D>(set, &cands, wh, dx, opts.dt);
+    if let Some(f) = opts.export.as_mut() {
+        f(&Subproblem {
+            dim: D,
+            w: &red.w,
+            q: &red.q,
+            mu: &red.mu,
+            h: &red.h,
+            u: &red.u,
+            r_old: &red.r_old,
+            residual,
+        });
+    }
+    let mut r = red.r_old.clone();
+    let mut info = solve_reduced::<D>(set, &cands, &red, opts.solve_fully, &mut r)?;
     // δx = K⁻¹(−R + H (r − r_old)) = −z + K⁻¹ H δr
-    let mut rhs = vec![0.0; n];
-    for (col, hc) in h.iter().enumerate() {
-        let dr = r[col] - r_old[col];
+    let mut rhs = vec![0.0; dx.len()];
+    for (col, hc) in red.h.iter().enumerate() {
+        let dr = r[col] - red.r_old[col];
         for &(dof, v) in hc {
             rhs[dof] += v * dr;
         }
     }
-    solve(&mut rhs, 1, None)?;
-    for i in 0..n {
+    solves.solve(&mut rhs, 1)?;
+    for i in 0..dx.len() {
         dx[i] = rhs[i] - dx[i];
     }
     // points outside the subproblem carry no force
     for pair in set.pairs.iter_mut().filter(|p| p.has_multipliers()) {
-        pair.r.iter_mut().for_each(|r| *r = [0.0; 3]);
+        pair.points.iter_mut().for_each(|s| s.r = [0.0; 3]);
     }
     for (ci, c) in cands.iter().enumerate() {
-        let pair = &mut set.pairs[c.pair];
-        for comp in 0..D {
-            pair.r[c.point][comp] = r[ci * D + comp];
-        }
+        let point = &mut set.pairs[c.pair].points[c.point];
+        point.r[..D].copy_from_slice(&r[ci * D..ci * D + D]);
     }
     info.seconds = start.elapsed().as_secs_f64();
     Ok(info)
