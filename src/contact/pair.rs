@@ -126,6 +126,16 @@ impl Pair {
     pub fn surface(&self) -> &Surface {
         &self.surface
     }
+    /// The narrow phase: the face each slave point projects onto.
+    pub fn narrow(&self) -> &Narrow {
+        &self.narrow
+    }
+    /// The narrow phase alone at `x1`, without holding faces: the contact
+    /// stage runs it inside its evaluation; this is the view a check of a
+    /// single point's kinematics needs.
+    pub fn detect(&mut self, x1: &[f64]) {
+        self.narrow.detect(&self.surface, x1, false);
+    }
     /// Penalties `(ε_N, ε_T)` at the current step size.
     pub fn penalties(&self) -> (f64, f64) {
         (self.eps_n, self.eps_t)

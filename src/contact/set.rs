@@ -109,6 +109,12 @@ impl ContactSet {
         &self.pairs
     }
 
+    /// One pair, for its narrow phase alone (its state changes only through
+    /// the set's verbs).
+    pub fn pair_mut(&mut self, i: usize) -> &mut Pair {
+        &mut self.pairs[i]
+    }
+
     /// Whether some pair solves multipliers inside Newton.
     pub fn has_multipliers(&self) -> bool {
         self.pairs.iter().any(|p| p.has_multipliers())

@@ -191,8 +191,8 @@ fn a_node_behind_an_open_surface_but_beyond_its_body_is_not_inside() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), &text);
     let m = input::load(&input).unwrap();
-    let h = emcontact::contact::ContactSet::new(&m, 2).unwrap().pairs[0]
-        .surface
+    let h = emcontact::contact::ContactSet::new(&m, 2).unwrap().pairs()[0]
+        .surface()
         .h;
     let x = &m.mesh.nodes;
     let top = m
@@ -214,8 +214,8 @@ fn adjust_moves_the_overlapping_nodes_onto_the_other_surface() {
         let dir = tempfile::tempdir().unwrap();
         let input = write(dir.path(), &disk_in_block(true, plane));
         let m = input::load(&input).unwrap();
-        let h = emcontact::contact::ContactSet::new(&m, 2).unwrap().pairs[0]
-            .surface
+        let h = emcontact::contact::ContactSet::new(&m, 2).unwrap().pairs()[0]
+            .surface()
             .h;
         let r = overlap::resolve(&m).unwrap();
         let moved = r.nodes.expect("nodes moved");
@@ -267,7 +267,7 @@ fn an_adjusted_start_is_strain_free_and_keeps_the_energy_exactly() {
     let m = input::load(&input).unwrap();
     // the stepper starts from the moved mesh: reference = positions at t = 0
     let (stepper, s0) = driver::setup::<2>(&m).unwrap();
-    let h = stepper.contacts.pairs[0].surface.h;
+    let h = stepper.contacts.pairs()[0].surface().h;
     for a in m.mesh.group_nodes("disk_outer").unwrap() {
         assert!(
             s0.x[a * 2 + 1] >= -1e-12 * h || s0.x[a * 2].abs() > 2.0,
@@ -306,8 +306,7 @@ fn an_adjusted_start_is_strain_free_and_keeps_the_energy_exactly() {
     // round-off, on either side (3.8e-18 deeper measured, against a
     // tolerance of 3.9e-11); anything deeper than the tolerance allows is a
     // point that was not held.
-    let pair = &stepper.contacts.pairs[0];
-    let (bound, tol) = (pair.drift_bound, pair.tol_abs);
+    let (tol, bound) = stepper.contacts.pairs()[0].tolerances();
     assert!(hist.column("active").unwrap()[1] > 0.0);
     for p in hist.column("max_penetration").unwrap() {
         assert!(

@@ -104,21 +104,22 @@ fn compare<const D: usize>(
         }
     }
     // the first pass of the `pair`-th [[contact]]
-    let p = set
-        .pairs
-        .iter_mut()
-        .find(|p| p.input == pair && p.pass == 1)
+    let i = set
+        .pairs()
+        .iter()
+        .position(|p| p.input() == pair && p.pass() == 1)
         .expect("the pair");
-    p.narrow.detect(&p.surface, &x1, false);
+    let p = set.pair_mut(i);
+    p.detect(&x1);
     let k = p
-        .surface
+        .surface()
         .slaves
         .iter()
         .position(|&a| pick(&model.mesh.nodes[a]))
         .expect("a slave node at the picked place");
-    let face = p.narrow.held[k];
+    let face = p.narrow().held[k];
     let mut nodes = [0usize; 5];
-    let n = p.surface.element_nodes(k, face, &mut nodes);
+    let n = p.surface().element_nodes(k, face, &mut nodes);
     let gather = |x: &[f64]| -> Vec<[f64; 3]> {
         (0..n)
             .map(|a| {
@@ -132,8 +133,8 @@ fn compare<const D: usize>(
     let mut worst = 0.0f64;
     for &(law, constraint) in laws {
         let setup = PointSetup {
-            surface: &p.surface,
-            narrow: &p.narrow,
+            surface: p.surface(),
+            narrow: p.narrow(),
             face,
             constraint,
             dt: 0.1,

@@ -5,7 +5,7 @@
 //! The crossing fraction and the end depth are checked against the motion.
 
 use crate::common::fixture::Fixture;
-use emcontact::contact::{ContactSet, Tunnel};
+use emcontact::contact::{ContactSet, EvalOptions, Tunnel};
 use emcontact::input;
 use emcontact::model::Model;
 
@@ -121,7 +121,7 @@ fn a_slave_that_stops_in_front_or_within_the_drift_bound_is_not_tunnelling() {
         let x0 = positions(&m);
         // ends behind the face by less than the drift bound (half the
         // contact tolerance)
-        let (h, bound) = (set.pairs[0].surface.h, set.pairs[0].drift_bound);
+        let (h, bound) = (set.pairs()[0].surface().h, set.pairs()[0].tolerances().1);
         let x1 = moved(&m, &x0, "top", -0.5 - 0.5 * bound);
         assert_eq!(set.tunnelling(&x0, &x1), None, "{element}");
         // … and by more: found (the contact stage would have made it active)
@@ -176,7 +176,7 @@ fn the_test_follows_the_master_motion() {
 fn a_warped_master_face_is_crossed_and_touched_correctly() {
     let m = model(3, "hex8", -0.25, 0.25, false);
     let set = ContactSet::new(&m, 3).unwrap();
-    let h = set.pairs[0].surface.h;
+    let h = set.pairs()[0].surface().h;
     let x0 = positions(&m);
     // warp the base's top at t_{n+1}: alternate its nodes by ±1e-3 h
     let mut x1 = x0.clone();
@@ -204,9 +204,10 @@ fn a_warped_master_face_is_crossed_and_touched_correctly() {
     );
     // a measuring second pass (passes = 1) is not tested, and the first
     // pass's slaves ending on the warped surface are not tunnelling
-    let mut set = set;
-    assert!(set.pairs[1].pass == 2);
-    set.pairs[1].enforced = false;
+    let mut one_pass = m.clone();
+    one_pass.contacts[0].passes = 1;
+    let set = ContactSet::new(&one_pass, 3).unwrap();
+    assert!(set.pairs()[1].pass() == 2 && !set.pairs()[1].enforced());
     assert_eq!(set.tunnelling(&x0, &x_end), None);
 }
 
@@ -217,18 +218,24 @@ fn points_in_contact_are_left_to_the_contact_stage() {
     let x0 = positions(&m);
     let x1 = moved(&m, &x0, "top", -3.0);
     // both passes: the base's nodes also pass through the top's bottom
-    for p in &mut set.pairs {
-        p.memory.iter_mut().for_each(|p| p.in_contact = true);
+    let mut memory = set.memory();
+    for (_, points) in &mut memory {
+        points.iter_mut().for_each(|p| p.in_contact = true);
     }
+    set.restore_memory(&memory).unwrap();
     assert_eq!(set.tunnelling(&x0, &x1), None);
     // … and so are points the contact stage evaluated at the end of the
     // step (it found them a face and decided: active, or open beside the
     // rim, or left out of a degenerate exact subproblem)
     let mut set = ContactSet::new(&m, 2).unwrap();
     assert!(set.tunnelling(&x0, &x1).is_some());
-    for p in &mut set.pairs {
-        p.evaluated.iter_mut().for_each(|e| *e = true);
-    }
+    let mut f = vec![0.0; x1.len()];
+    let options = EvalOptions {
+        hold_faces: false,
+        geometric: true,
+    };
+    set.evaluate::<2>(&x0, &x1, 0.1, options, &mut f, None)
+        .unwrap();
     assert_eq!(set.tunnelling(&x0, &x1), None);
 }
 

@@ -97,7 +97,7 @@ fn the_full_step_through_the_block_is_rejected_as_tunnelling() {
     let dir = tempfile::tempdir().unwrap();
     let m = model(dir.path(), false, 5);
     let (mut stepper, s0) = driver::setup::<2>(&m).unwrap();
-    let h = stepper.contacts.pairs[0].surface.h;
+    let h = stepper.contacts.pairs()[0].surface().h;
     match stepper.step(&s0, 0.2) {
         Err(StepError::Tunnelling(t)) => {
             assert!(
@@ -150,7 +150,7 @@ fn a_fast_disk_bounces_off_a_rigid_plane() {
     // is on its way up (one step of 0.2 ends with the disk on the plane, its
     // momentum reversed by the velocity update)
     assert!(heights.iter().all(|&y| y > 0.0), "{heights:?}");
-    let bound = ContactSet::new(&m, 2).unwrap().pairs[0].drift_bound;
+    let bound = ContactSet::new(&m, 2).unwrap().pairs()[0].tolerances().1;
     for p in h.column("max_penetration").unwrap() {
         assert!(p <= bound, "penetration {p:e}, bound {bound:e}");
     }
