@@ -295,17 +295,18 @@ impl Intruders {
         // the slaves of each enforced pair, against the master's body or rigid master
         let mut slave_bound = std::collections::HashMap::new();
         let n_bodies = bodies.len();
-        for p in contacts.pairs.iter().filter(|p| p.enforced) {
-            let target = match &p.surface.master {
+        for p in contacts.pairs().iter().filter(|p| p.enforced()) {
+            let target = match &p.surface().master {
                 Master::Faces(f) => f.first().map(|e| node_body[e.nodes()[0]]),
-                _ => Some(n_bodies + p.input),
+                _ => Some(n_bodies + p.input()),
             };
             let Some(target) = target.filter(|&t| t != usize::MAX) else {
                 continue;
             };
-            let bound = (p.spec.enforcement != Enforcement::Penalty)
-                .then(|| p.tol_abs.max(p.drift_bound));
-            for &a in &p.surface.slaves {
+            let (tol_abs, drift_bound) = p.tolerances();
+            let bound = (p.spec().enforcement != Enforcement::Penalty)
+                .then(|| tol_abs.max(drift_bound));
+            for &a in &p.surface().slaves {
                 slave_bound.insert((a, target), bound);
             }
         }
@@ -346,9 +347,9 @@ impl Intruders {
                 lines.extend(self.record(a_body, Target::Body(self.bodies[b].name.clone()), hit, t));
             }
         }
-        for p in contacts.pairs.iter().filter(|p| p.pass == 1) {
+        for p in contacts.pairs().iter().filter(|p| p.pass() == 1) {
             let gap = |y: [f64; 3]| -> Option<f64> {
-                match &p.surface.master {
+                match &p.surface().master {
                     Master::Plane { point, normal, .. } => {
                         Some((0..3).map(|i| (y[i] - point[i]) * normal[i]).sum())
                     }
@@ -359,12 +360,12 @@ impl Intruders {
             if gap([0.0; 3]).is_none() {
                 continue;
             }
-            let name = match &p.surface.master {
-                Master::Rigid(r) => format!("the rigid {} of contact[{}]", r.spec.kind(), p.input),
-                _ => format!("the rigid plane of contact[{}]", p.input),
+            let name = match &p.surface().master {
+                Master::Rigid(r) => format!("the rigid {} of contact[{}]", r.spec.kind(), p.input()),
+                _ => format!("the rigid plane of contact[{}]", p.input()),
             };
-            let default = TOLERANCE * p.surface.h;
-            let target = n_bodies + p.input;
+            let default = TOLERANCE * p.surface().h;
+            let target = n_bodies + p.input();
             let mut per_body: Vec<Hit> = vec![Hit::default(); n_bodies];
             for (b, body) in self.bodies.iter().enumerate() {
                 for &a in &body.nodes {

@@ -149,10 +149,10 @@ pub fn step<const D: usize>(
 fn rigid_step_displacement<const D: usize>(stepper: &Stepper<D>, input: usize) -> Option<[f64; 3]> {
     stepper
         .contacts
-        .pairs
+        .pairs()
         .iter()
-        .find(|p| p.input == input)
-        .and_then(|p| match &p.surface.master {
+        .find(|p| p.input() == input)
+        .and_then(|p| match &p.surface().master {
             crate::contact::surface::Master::Rigid(r) => Some(r.step_displacement()),
             _ => None,
         })

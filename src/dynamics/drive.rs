@@ -16,7 +16,6 @@ use super::loads::Loads;
 use super::prescribed::{Jump, Prescribed};
 use super::step::{State, Stepper};
 use super::system::System;
-use crate::contact::surface::Master;
 use crate::model::{Integrator, Model};
 
 /// Loads, prescribed motion and the step's time.
@@ -114,11 +113,7 @@ impl<const D: usize> Stepper<D> {
     pub(super) fn drive_begin(&mut self, s0: &State, dt: f64) {
         self.drive.t0 = s0.t;
         self.drive.dt = dt;
-        for p in &mut self.contacts.pairs {
-            if let Master::Rigid(r) = &mut p.surface.master {
-                r.set_step(s0.t, dt);
-            }
-        }
+        self.contacts.place_rigid(s0.t, dt);
     }
 
     /// The prescribed positions at the end of the step into the Newton start.

@@ -4,8 +4,6 @@
 //! The run around the steps (step control, output, checkpoints) is
 //! [`crate::driver`].
 
-pub mod active;
-mod chord;
 pub mod defect;
 pub mod drive;
 pub mod forces;
@@ -13,6 +11,7 @@ pub mod info;
 pub mod loads;
 pub mod measures;
 pub mod newton;
+pub use newton::{active, policy};
 pub mod prescribed;
 mod retry;
 pub mod step;
