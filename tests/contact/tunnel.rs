@@ -226,16 +226,18 @@ fn points_in_contact_are_left_to_the_contact_stage() {
     assert_eq!(set.tunnelling(&x0, &x1), None);
     // … and so are points the contact stage evaluated at the end of the
     // step (it found them a face and decided: active, or open beside the
-    // rim, or left out of a degenerate exact subproblem)
+    // rim, or left out of a degenerate exact subproblem); here a quarter
+    // face size through, where the narrow phase projects every slave
     let mut set = ContactSet::new(&m, 2).unwrap();
+    let h = set.pairs()[0].surface().h;
+    let x1 = moved(&m, &x0, "top", -0.5 - 0.25 * h);
     assert!(set.tunnelling(&x0, &x1).is_some());
     let mut f = vec![0.0; x1.len()];
     let options = EvalOptions {
         hold_faces: false,
         geometric: true,
     };
-    set.evaluate::<2>(&x0, &x1, 0.1, options, &mut f, None)
-        .unwrap();
+    set.evaluate::<2>(&x0, &x1, 0.1, options, &mut f, None).unwrap();
     assert_eq!(set.tunnelling(&x0, &x1), None);
 }
 
