@@ -10,6 +10,8 @@
 //!   global Newton;
 //! * [`error`] — the FCLIB error `‖F_nat(r)‖/‖q‖` and Dumont's criterion;
 //! * [`fclib`] — FCLIB HDF5 input/output;
+//! * [`siconos_dat`] — Siconos' text problem files (`.dat`), read only;
+//! * [`files`] — a problem file of either format, told apart by its content;
 //! * [`profile`] — Dolan–Moré performance profiles.
 //!
 //! The entry point for other code (the FE contact step) is [`solve`]:
@@ -32,17 +34,19 @@
 pub mod condense;
 pub mod error;
 pub mod fclib;
+pub mod files;
 pub mod global;
 pub mod local;
 pub mod problem;
 pub mod profile;
+pub mod siconos_dat;
 
 pub use global::{
     by_name, is_solver, registry, Control, Info, SolveError, Solver, SolverSpec, DEFAULT_SOLVER,
 };
 
 /// Solves the reduced problem `u = W r + q` (FC/II) with the solver called `solver`
-/// (see [`registry`]; [`DEFAULT_SOLVER`] is `"hybrid"`), warm-started from `r`
+/// (see [`registry`]; [`DEFAULT_SOLVER`] is `"auto"`), warm-started from `r`
 /// (`dim · n_contacts` entries; non-finite entries are replaced by 0). On return `r`
 /// is the answer, or the last iterate on `Err`, and `u = W r + q`.
 ///
