@@ -31,6 +31,7 @@
 //! assert!(info.error <= 1e-8 && (r[0] - 1.0).abs() < 1e-12 && u[0].abs() < 1e-12);
 //! ```
 
+pub mod block_rows;
 pub mod condense;
 pub mod error;
 pub mod fclib;

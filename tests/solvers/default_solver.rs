@@ -69,13 +69,13 @@ fn auto_plans_by_size_and_density() {
     let auto = Auto::default();
     // A few contacts: NSGS first.
     let tiny = diagonal(3, 2, 1.0, vec![-1.0; 6]);
-    assert_eq!(auto.plan(&tiny).unwrap()[0], Family::Nsgs);
+    assert_eq!(auto.plan(&tiny)[0], (Family::Nsgs, None));
     // A large sparse W: the hybrid first, then the other two families.
     let sparse = diagonal(3, 40, 1.0, vec![-1.0; 120]);
-    let plan = auto.plan(&sparse).unwrap();
+    let plan: Vec<Family> = auto.plan(&sparse).iter().map(|s| s.0).collect();
     assert_eq!(plan[0], Family::Hybrid);
     assert!(plan.contains(&Family::Nsgs) && plan.contains(&Family::Newton));
-    // A dense W: decided by an NSGS probe (no fixed plan).
+    // A dense W: Newton on a short leash, then NSGS, the hybrid, Newton unleashed.
     let n = 60;
     let mut t = Vec::new();
     for i in 0..n {
@@ -85,7 +85,10 @@ fn auto_plans_by_size_and_density() {
     }
     let w = SparseColMat::try_new_from_triplets(n, n, &t).unwrap();
     let dense = LocalProblem::new(3, w, vec![-1.0; n], vec![0.3; n / 3]).unwrap();
-    assert!(auto.plan(&dense).is_none());
+    let plan = auto.plan(&dense);
+    assert_eq!(plan[0], (Family::Newton, Some(auto.params.newton_leash)));
+    assert_eq!(plan.last(), Some(&(Family::Newton, None)));
+    assert!(plan.iter().any(|s| s.0 == Family::Nsgs));
     solve(&dense, "auto").unwrap();
 }
 

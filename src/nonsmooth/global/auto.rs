@@ -10,16 +10,16 @@
 //! * a few contacts: NSGS-AC ([`super::nsgs_ac`]), a handful of sweeps of a few
 //!   microseconds each;
 //! * a dense `W` (every contact coupled with many others: a rigid object resting
-//!   on many contacts, a finite-element Delassus operator): a short NSGS-AC probe
-//!   decides — if its error falls at a rate that reaches the tolerance within
-//!   [`AutoParams::probe_switch`] sweeps, NSGS-AC goes on from the probe; otherwise
-//!   semismooth Newton on the natural map with line search ([`super::nsn`]) starts
-//!   from the caller's guess (on the OneObject problems NSGS's error rises and
-//!   falls around 1e-3 while Newton converges in 6–33 steps);
+//!   on many contacts, a finite-element Delassus operator): semismooth Newton on the
+//!   natural map with line search ([`super::nsn`]) on a short leash,
+//!   [`AutoParams::newton_leash`] steps (the OneObject problems converge in 6–33
+//!   steps where NSGS's error rises and falls around 1e-3), then NSGS-AC (LMGC
+//!   PerioBox, where Newton stalls near 2e-5), then the hybrid, then Newton without
+//!   the leash (BoxesStack1: 233 steps);
 //! * otherwise (large sparse sets): the NSGS/Newton [`super::hybrid`].
 //!
-//! When a method stops without converging (stall, cap, singular Jacobian), the
-//! next family starts from the caller's guess, until every family has run or the
+//! When a stage stops without converging (stall, cap, singular Jacobian), the
+//! next one starts from the caller's guess, until every family has run or the
 //! budget is spent. The answer returned is the converged one, or on failure the
 //! iterate of lowest error. `Info::iterations` counts sweeps and Newton steps of
 //! every stage.
@@ -48,13 +48,10 @@ pub struct AutoParams {
     /// Default 0.15: the OneObject, BoxesStack1 and LMGC PerioBox problems hold
     /// 22–33 %, the Capsules and KaplasTower ones 1.6–4 %.
     pub dense_share: f64,
-    /// Sweeps of the NSGS-AC probe on a dense `W` (the rate is measured over its
-    /// second half). Default 50.
-    pub probe_sweeps: usize,
-    /// NSGS goes on after the probe when the measured rate reaches the tolerance
-    /// within this many more sweeps. Default 1500 (PerioBox: about 850 predicted, 866
-    /// taken).
-    pub probe_switch: f64,
+    /// Newton steps of the first stage on a dense `W`. Default 40: the OneObject
+    /// problems take 6–33; on PerioBox, where Newton does not converge, the leash costs
+    /// about as much as the NSGS solve that follows.
+    pub newton_leash: usize,
     /// Wall-clock budget of the whole solve when the [`Control`] has no deadline.
     /// Default 300 s: a fallback never runs unbounded.
     pub budget: Duration,
@@ -71,8 +68,7 @@ impl Default for AutoParams {
         AutoParams {
             tiny_contacts: 8,
             dense_share: 0.15,
-            probe_sweeps: 50,
-            probe_switch: 1500.0,
+            newton_leash: 40,
             budget: Duration::from_secs(300),
             nsgs: NsgsAcParams::default(),
             newton: NsnParams {
@@ -99,76 +95,53 @@ pub struct Auto {
     pub params: AutoParams,
 }
 
+/// One stage of the plan: a family and, optionally, its own iteration cap.
+pub type Stage = (Family, Option<usize>);
+
 impl Auto {
-    /// The order in which the families are tried on `problem` when the first choice
-    /// is not decided by a probe (`None` for a dense `W`: see the module docs).
-    pub fn plan(&self, problem: &LocalProblem) -> Option<[Family; 3]> {
+    /// The stages tried, in order, on `problem` (module docs).
+    pub fn plan(&self, problem: &LocalProblem) -> Vec<Stage> {
         let p = &self.params;
         let n = problem.size() as f64;
         if problem.n_contacts <= p.tiny_contacts {
-            Some([Family::Nsgs, Family::Newton, Family::Hybrid])
+            vec![(Family::Nsgs, None), (Family::Newton, None), (Family::Hybrid, None)]
         } else if problem.w.val().len() as f64 >= p.dense_share * n * n {
-            None
+            vec![
+                (Family::Newton, Some(p.newton_leash)),
+                (Family::Nsgs, None),
+                (Family::Hybrid, None),
+                (Family::Newton, None),
+            ]
         } else {
-            Some([Family::Hybrid, Family::Nsgs, Family::Newton])
+            vec![(Family::Hybrid, None), (Family::Nsgs, None), (Family::Newton, None)]
         }
     }
 
     fn run(
         &self,
-        family: Family,
+        (family, cap): Stage,
         problem: &LocalProblem,
         r: &mut [f64],
         u: &mut [f64],
         control: &Control,
     ) -> Result<Info, SolveError> {
         let p = &self.params;
+        let capped;
+        let control = match cap {
+            Some(c) => {
+                capped = Control {
+                    max_iter: Some(control.max_iter.map_or(c, |m| m.min(c))),
+                    ..control.clone()
+                };
+                &capped
+            }
+            None => control,
+        };
         match family {
             Family::Nsgs => NsgsAc { params: p.nsgs.clone() }.solve(problem, r, u, control),
             Family::Newton => Nsn { params: p.newton.clone() }.solve(problem, r, u, control),
             Family::Hybrid => Hybrid { params: p.hybrid.clone() }.solve(problem, r, u, control),
         }
-    }
-
-    /// The NSGS-AC probe on a dense `W`: the family order, and the probe's sweeps
-    /// (`r`, `u` hold its iterate; a converged probe returns `Ok`).
-    fn probe(
-        &self,
-        problem: &LocalProblem,
-        r: &mut [f64],
-        u: &mut [f64],
-        control: &Control,
-    ) -> Result<Info, ([Family; 3], usize)> {
-        let half = (self.params.probe_sweeps / 2).max(1);
-        let mut errors = [f64::INFINITY; 2];
-        let mut sweeps = 0;
-        for e in errors.iter_mut() {
-            let c = Control {
-                max_iter: Some(half),
-                ..control.clone()
-            };
-            let nsgs = NsgsAc {
-                params: self.params.nsgs.clone(),
-            };
-            match nsgs.solve(problem, r, u, &c) {
-                Ok(info) => return Ok(info),
-                Err(err) => {
-                    let (error, it) = err.last().unwrap_or((f64::INFINITY, half));
-                    *e = error;
-                    sweeps += it;
-                }
-            }
-        }
-        let [e0, e1] = errors;
-        let fast = e1 < e0 && e1 > 0.0 && {
-            let rate = (e1 / e0).powf(1.0 / half as f64);
-            (control.tol / e1).ln() / rate.ln() <= self.params.probe_switch
-        };
-        Err(if fast {
-            ([Family::Nsgs, Family::Newton, Family::Hybrid], sweeps)
-        } else {
-            ([Family::Newton, Family::Nsgs, Family::Hybrid], sweeps)
-        })
     }
 }
 
@@ -191,23 +164,12 @@ impl Solver for Auto {
         };
         let r0 = r.to_vec();
         let mut done = 0;
-        let (plan, mut from_probe) = match self.plan(problem) {
-            Some(plan) => (plan, false),
-            None => match self.probe(problem, r, u, &control) {
-                Ok(info) => return Ok(finish(info, 0, start)),
-                Err((plan, sweeps)) => {
-                    done = sweeps;
-                    (plan, plan[0] == Family::Nsgs)
-                }
-            },
-        };
         let mut best: Option<(SolveError, Vec<f64>)> = None;
-        for family in plan {
-            if !from_probe {
+        for (k, stage) in self.plan(problem).into_iter().enumerate() {
+            if k > 0 {
                 r.copy_from_slice(&r0);
             }
-            from_probe = false;
-            match self.run(family, problem, r, u, &control) {
+            match self.run(stage, problem, r, u, &control) {
                 Ok(info) => return Ok(finish(info, done, start)),
                 Err(e) if e.is_bad_input() => return Err(e),
                 Err(e) => {

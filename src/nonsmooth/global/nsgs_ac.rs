@@ -4,8 +4,9 @@
 //! the copies through it and its fallbacks, which made the generic `nsgs-<local>`
 //! sweep 3–4× slower.
 //!
-//! Per contact `α`: `q̃_α = q_α + Σ_{β≠α} W_αβ r_β` (newest `r_β`, rows of `W` in
-//! CSR); if `q̃_N ≥ 0`, `r_α = 0` is the local solution (take-off: `û = q̃ + μ‖q̃_T‖e_N`
+//! Per contact `α`: `q̃_α = q_α + Σ_{β≠α} W_αβ r_β` (newest `r_β`, the off-diagonal
+//! blocks of `W` stored contiguously by block row,
+//! [`crate::nonsmooth::block_rows::BlockRows`]); if `q̃_N ≥ 0`, `r_α = 0` is the local solution (take-off: `û = q̃ + μ‖q̃_T‖e_N`
 //! is in `K*` iff `q̃_N ≥ 0`); otherwise semismooth Newton on the Alart–Curnier
 //! function `Φ(r) = 0`, `u = W_αα r + q̃_α`, `ρ = D / tr W_αα`, `J = B + A W_αα` solved
 //! by LU of the `D × D` matrix, Armijo backtracking on `½‖Φ‖²`, warm-started from the
@@ -131,11 +132,7 @@ fn run<const D: usize>(
             }
         })
         .collect();
-    let (rp, ci, wv) = (
-        problem.w_rows.symbolic().row_ptr(),
-        problem.w_rows.symbolic().col_idx(),
-        problem.w_rows.val(),
-    );
+    let rows = &problem.block_rows;
     let mut it = first;
     let mut next_check = first;
     let mut last: Option<(usize, f64)> = None;
@@ -163,16 +160,10 @@ fn run<const D: usize>(
             let k = D * c;
             let wcc = &blocks[c];
             let rc_old = SVector::<f64, D>::from_column_slice(&r[k..k + D]);
-            let mut qt = SVector::<f64, D>::from_column_slice(&problem.q[k..k + D]);
-            for a in 0..D {
-                let row = k + a;
-                let mut s = 0.0;
-                for p in rp[row]..rp[row + 1] {
-                    s += wv[p] * r[ci[p]];
-                }
-                qt[a] += s;
-            }
-            qt -= wcc * rc_old;
+            let mut acc = [0.0; D];
+            acc.copy_from_slice(&problem.q[k..k + D]);
+            rows.add_row::<D>(c, r, &mut acc);
+            let qt = SVector::<f64, D>::from(acc);
             let rc = local_ac(wcc, &qt, problem.mu[c], rho[c], rc_old, params.local_iter);
             if rc.iter().all(|x| x.is_finite()) {
                 r[k..k + D].copy_from_slice(rc.as_slice());
