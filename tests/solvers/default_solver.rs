@@ -70,12 +70,13 @@ fn auto_plans_by_size_and_density() {
     // A few contacts: NSGS first.
     let tiny = diagonal(3, 2, 1.0, vec![-1.0; 6]);
     assert_eq!(auto.plan(&tiny)[0], (Family::Nsgs, None));
-    // A large sparse W: the hybrid first, then the other two families.
+    // A large sparse W: NSGS first, then the other two families.
     let sparse = diagonal(3, 40, 1.0, vec![-1.0; 120]);
     let plan: Vec<Family> = auto.plan(&sparse).iter().map(|s| s.0).collect();
-    assert_eq!(plan[0], Family::Hybrid);
+    assert_eq!(plan[0], Family::Nsgs);
     assert!(plan.contains(&Family::Nsgs) && plan.contains(&Family::Newton));
-    // A dense W: Newton on a short leash, then NSGS, the hybrid, Newton unleashed.
+    // A dense W: a short NSGS probe, Newton on a short leash, NSGS, Newton
+    // unleashed, the hybrid.
     let n = 60;
     let mut t = Vec::new();
     for i in 0..n {
@@ -86,8 +87,9 @@ fn auto_plans_by_size_and_density() {
     let w = SparseColMat::try_new_from_triplets(n, n, &t).unwrap();
     let dense = LocalProblem::new(3, w, vec![-1.0; n], vec![0.3; n / 3]).unwrap();
     let plan = auto.plan(&dense);
-    assert_eq!(plan[0], (Family::Newton, Some(auto.params.newton_leash)));
-    assert_eq!(plan.last(), Some(&(Family::Newton, None)));
+    assert_eq!(plan[0], (Family::Nsgs, Some(auto.params.nsgs_probe)));
+    assert_eq!(plan[1], (Family::Newton, Some(auto.params.newton_leash)));
+    assert!(plan.contains(&(Family::Newton, None)));
     assert!(plan.iter().any(|s| s.0 == Family::Nsgs));
     solve(&dense, "auto").unwrap();
 }

@@ -10,13 +10,19 @@
 //! * a few contacts: NSGS-AC ([`super::nsgs_ac`]), a handful of sweeps of a few
 //!   microseconds each;
 //! * a dense `W` (every contact coupled with many others: a rigid object resting
-//!   on many contacts, a finite-element Delassus operator): semismooth Newton on the
+//!   on many contacts, a finite-element Delassus operator): NSGS-AC for
+//!   [`AutoParams::nsgs_probe`] sweeps from the caller's guess (a warm-started
+//!   finite-element step converges in 4–5, where one Newton step costs 100–200
+//!   sweeps), then semismooth Newton on the
 //!   natural map with line search ([`super::nsn`]) on a short leash,
 //!   [`AutoParams::newton_leash`] steps (the OneObject problems converge in 6–33
-//!   steps where NSGS's error rises and falls around 1e-3), then NSGS-AC (LMGC
-//!   PerioBox, where Newton stalls near 2e-5), then the hybrid, then Newton without
-//!   the leash (BoxesStack1: 233 steps);
-//! * otherwise (large sparse sets): the NSGS/Newton [`super::hybrid`].
+//!   steps where NSGS's error rises and falls around 1e-3), then NSGS-AC for at most
+//!   [`AutoParams::nsgs_leash`] sweeps (LMGC PerioBox: 866 sweeps, where Newton
+//!   stalls near 2e-5), then Newton without the leash (BoxesStack1: 233 steps), then
+//!   the hybrid;
+//! * otherwise (large sparse sets): NSGS-AC (it solves every Capsules, KaplasTower
+//!   and Box_Stacks problem, fastest or within 1.3× of the fastest of ours), then
+//!   Newton, then the hybrid.
 //!
 //! When a stage stops without converging (stall, cap, singular Jacobian), the
 //! next one starts from the caller's guess, until every family has run or the
@@ -34,7 +40,7 @@ use crate::nonsmooth::problem::LocalProblem;
 
 pub const ENTRY: Entry = Entry {
     name: "auto",
-    description: "the default: NSGS-AC, semismooth Newton or the hybrid picked by size and density of W, then the other families when the first stalls, within a time budget (after Acary, Bremond & Huber 2018)",
+    description: "the default: NSGS-AC or semismooth Newton picked by size and density of W, then the other families (and the hybrid) when the first stalls, within a time budget (after Acary, Bremond & Huber 2018)",
     make: || Box::new(Auto::default()),
 };
 
@@ -52,6 +58,12 @@ pub struct AutoParams {
     /// problems take 6–33; on PerioBox, where Newton does not converge, the leash costs
     /// about as much as the NSGS solve that follows.
     pub newton_leash: usize,
+    /// Sweeps of the first NSGS-AC stage on a dense `W`. Default 25.
+    pub nsgs_probe: usize,
+    /// Sweeps of the NSGS-AC stage on a dense `W`. Default 3000: PerioBox takes 866;
+    /// on BoxesStack1 and `local_problem_test` NSGS's error falls by 1 % every few
+    /// hundred sweeps without ever converging.
+    pub nsgs_leash: usize,
     /// Wall-clock budget of the whole solve when the [`Control`] has no deadline.
     /// Default 300 s: a fallback never runs unbounded.
     pub budget: Duration,
@@ -69,6 +81,8 @@ impl Default for AutoParams {
             tiny_contacts: 8,
             dense_share: 0.15,
             newton_leash: 40,
+            nsgs_probe: 25,
+            nsgs_leash: 3000,
             budget: Duration::from_secs(300),
             nsgs: NsgsAcParams::default(),
             newton: NsnParams {
@@ -107,13 +121,14 @@ impl Auto {
             vec![(Family::Nsgs, None), (Family::Newton, None), (Family::Hybrid, None)]
         } else if problem.w.val().len() as f64 >= p.dense_share * n * n {
             vec![
+                (Family::Nsgs, Some(p.nsgs_probe)),
                 (Family::Newton, Some(p.newton_leash)),
-                (Family::Nsgs, None),
-                (Family::Hybrid, None),
+                (Family::Nsgs, Some(p.nsgs_leash)),
                 (Family::Newton, None),
+                (Family::Hybrid, None),
             ]
         } else {
-            vec![(Family::Hybrid, None), (Family::Nsgs, None), (Family::Newton, None)]
+            vec![(Family::Nsgs, None), (Family::Newton, None), (Family::Hybrid, None)]
         }
     }
 

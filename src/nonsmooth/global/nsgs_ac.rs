@@ -121,18 +121,7 @@ fn run<const D: usize>(
     first: usize,
     watch: &mut Watch,
 ) -> Outcome {
-    let rho: Vec<f64> = blocks
-        .iter()
-        .map(|w| {
-            let t = w.trace();
-            if t > 0.0 && t.is_finite() {
-                D as f64 / t
-            } else {
-                1.0
-            }
-        })
-        .collect();
-    let rows = &problem.block_rows;
+    let rho = rho_of(blocks);
     let mut it = first;
     let mut next_check = first;
     let mut last: Option<(usize, f64)> = None;
@@ -156,20 +145,80 @@ fn run<const D: usize>(
             next_check = it + check_interval(last, it, error, control.tol);
             last = Some((it, error));
         }
-        for c in 0..problem.n_contacts {
-            let k = D * c;
-            let wcc = &blocks[c];
-            let rc_old = SVector::<f64, D>::from_column_slice(&r[k..k + D]);
-            let mut acc = [0.0; D];
-            acc.copy_from_slice(&problem.q[k..k + D]);
-            rows.add_row::<D>(c, r, &mut acc);
-            let qt = SVector::<f64, D>::from(acc);
-            let rc = local_ac(wcc, &qt, problem.mu[c], rho[c], rc_old, params.local_iter);
-            if rc.iter().all(|x| x.is_finite()) {
-                r[k..k + D].copy_from_slice(rc.as_slice());
+        sweep_blocks::<D>(problem, blocks, &rho, params.local_iter, r);
+        it += 1;
+    }
+}
+
+/// `ρ_c = D / tr W_cc` (1 when the trace is not positive).
+fn rho_of<const D: usize>(blocks: &[SMatrix<f64, D, D>]) -> Vec<f64> {
+    blocks
+        .iter()
+        .map(|w| {
+            let t = w.trace();
+            if t > 0.0 && t.is_finite() {
+                D as f64 / t
+            } else {
+                1.0
+            }
+        })
+        .collect()
+}
+
+/// One sweep over the contacts in order (module docs); allocates nothing.
+fn sweep_blocks<const D: usize>(
+    problem: &LocalProblem,
+    blocks: &[SMatrix<f64, D, D>],
+    rho: &[f64],
+    local_iter: usize,
+    r: &mut [f64],
+) {
+    let rows = &problem.block_rows;
+    for c in 0..problem.n_contacts {
+        let k = D * c;
+        let rc_old = SVector::<f64, D>::from_column_slice(&r[k..k + D]);
+        let mut acc = [0.0; D];
+        acc.copy_from_slice(&problem.q[k..k + D]);
+        rows.add_row::<D>(c, r, &mut acc);
+        let qt = SVector::<f64, D>::from(acc);
+        let rc = local_ac(&blocks[c], &qt, problem.mu[c], rho[c], rc_old, local_iter);
+        if rc.iter().all(|x| x.is_finite()) {
+            r[k..k + D].copy_from_slice(rc.as_slice());
+        }
+    }
+}
+
+/// Prepared single sweeps of NSGS-AC on one problem (for benchmarks and callers
+/// that control the iteration themselves): `ρ` per contact computed once.
+pub struct Sweeper<'a> {
+    problem: &'a LocalProblem,
+    rho: Vec<f64>,
+    local_iter: usize,
+}
+
+impl<'a> Sweeper<'a> {
+    pub fn new(problem: &'a LocalProblem, params: &NsgsAcParams) -> Self {
+        let rho = match &problem.blocks {
+            DiagBlocks::Two(b) => rho_of(b),
+            DiagBlocks::Three(b) => rho_of(b),
+        };
+        Sweeper {
+            problem,
+            rho,
+            local_iter: params.local_iter,
+        }
+    }
+
+    /// One Gauss–Seidel sweep on `r` (`dim · n_contacts` entries); no error
+    /// evaluation, no allocation.
+    pub fn sweep(&self, r: &mut [f64]) {
+        assert_eq!(r.len(), self.problem.size(), "r must have dim · n_contacts entries");
+        match &self.problem.blocks {
+            DiagBlocks::Two(b) => sweep_blocks::<2>(self.problem, b, &self.rho, self.local_iter, r),
+            DiagBlocks::Three(b) => {
+                sweep_blocks::<3>(self.problem, b, &self.rho, self.local_iter, r)
             }
         }
-        it += 1;
     }
 }
 
