@@ -4,8 +4,9 @@
 //! ([`nsgs_ac::Sweeper`]) over the 570 contacts of Siconos' `KaplasTower-i1061-4`
 //! (1,710 unknowns, 12,976 stored 3 × 3 blocks), from the iterate after 200 sweeps
 //! (where the contacts are in their final states). Baseline (docs/solvers.md,
-//! "NSGS sweep"): 124 µs per sweep with the contiguous blocks, against 194 µs with the
-//! CSR row products they replaced (whole solves, same 1,056 sweeps, one thread).
+//! "NSGS sweep"): 104 µs of thread CPU per sweep (385 µs wall on the loaded shared
+//! machine), saved as criterion baseline `solvers`; the CSR row products the
+//! contiguous blocks replaced took 1.57× as long in whole solves (same 1,056 sweeps).
 //!
 //! `fe-warm/<solver>/<contacts>`: the FE contact step's hot path — a reduced problem
 //! `u = W r + q` like the ones the FE code builds at each Newton iteration (W dense
