@@ -1,8 +1,12 @@
-//! `emcontact fc …`: list the solvers, solve one FCLIB file, benchmark solvers.
+//! `emcontact fc …`: list the solvers, solve one problem file, benchmark solvers,
+//! convert a Siconos text problem (`.dat`) to FCLIB HDF5. Problem files are FCLIB
+//! HDF5 or Siconos text, told apart by their content
+//! ([`emcontact::nonsmooth::files`]).
 //!
 //! Exit codes: 0 the tolerance was reached; 1 a solver did not reach it (the last
 //! iterate is still written, and stderr says why); 2 bad input (missing or corrupt
-//! file — the message names the dataset and what was expected —, unknown solver,
+//! file — the message names the dataset, or the line of a text file, and what was
+//! expected —, unknown solver,
 //! `--tol` not finite and positive, unsupported problem).
 
 use std::io::IsTerminal;
@@ -10,18 +14,19 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use emcontact::nonsmooth::fclib::{self, FclibProblem, FclibSolution, SparseFormat};
+use emcontact::nonsmooth::fclib::{self, FclibProblem, FclibSolution, ProblemInfo, SparseFormat};
+use emcontact::nonsmooth::files::{self, Format};
 use emcontact::nonsmooth::{self, Control, Info, SolveError};
 
 #[derive(Debug, Clone, PartialEq, clap::Subcommand)]
 pub enum FcCommand {
     /// Print the registered solvers, one per line: name, then a short description.
     Solvers,
-    /// Solve one FCLIB problem (local or global) from r = 0.
+    /// Solve one problem (local or global) from r = 0.
     Solve {
-        /// FCLIB HDF5 problem file.
+        /// Problem file: FCLIB HDF5 or Siconos text (.dat).
         problem: PathBuf,
-        /// Solver name (see `fc solvers`). Default: "hybrid".
+        /// Solver name (see `fc solvers`). Default: "auto".
         #[arg(long)]
         solver: Option<String>,
         /// Tolerance on the FCLIB error ‖F_nat(r)‖/‖q‖ (finite, positive).
@@ -46,6 +51,13 @@ pub enum FcCommand {
     },
     /// Run solvers on problems; write bench.csv and profile.png (Dolan–Moré, time).
     Bench(super::fc_bench::BenchArgs),
+    /// Convert a problem file (Siconos text .dat, or FCLIB) to FCLIB HDF5.
+    Convert {
+        /// Problem file: Siconos text (.dat) or FCLIB HDF5.
+        input: PathBuf,
+        /// FCLIB HDF5 file to write (replaced if it exists).
+        output: PathBuf,
+    },
 }
 
 /// Runs a command; returns the process exit code.
@@ -78,7 +90,43 @@ pub fn run(cmd: FcCommand) -> u8 {
             solve_cmd(&problem, &args, output.as_deref())
         }
         FcCommand::Bench(args) => super::fc_bench::run(&args),
+        FcCommand::Convert { input, output } => convert_cmd(&input, &output),
     }
+}
+
+/// `fc convert`: the problem as read, written as FCLIB HDF5 (W, M, H in CSC), with
+/// the source file's name as the title when it has no `info/`.
+fn convert_cmd(input: &Path, output: &Path) -> u8 {
+    let (problem, info) = match files::read_problem(input) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let same = matches!((input.canonicalize(), output.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same {
+        eprintln!("error: {}: the output would overwrite the input", output.display());
+        return 2;
+    }
+    let info = info.unwrap_or_else(|| ProblemInfo {
+        title: input
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        description: format!("converted by emcontact fc convert from {}", input.display()),
+        math_info: String::new(),
+    });
+    if let Err(e) = fclib::write_problem(output, &problem, Some(&info), SparseFormat::Csc) {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    let (kind, nc) = match &problem {
+        FclibProblem::Local(p) => ("local", p.n_contacts),
+        FclibProblem::Global(p) => ("global", p.n_contacts),
+    };
+    println!("wrote {} ({kind}, {nc} contacts)", output.display());
+    0
 }
 
 struct SolveArgs {
@@ -191,7 +239,7 @@ fn solve_cmd(path: &Path, a: &SolveArgs, output: Option<&Path>) -> u8 {
     if a.verbose || std::io::stderr().is_terminal() {
         control.progress = Some(progress_printer());
     }
-    let mut problem = match fclib::read_problem(path) {
+    let mut problem = match files::read_problem(path) {
         Ok((p, _)) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -298,10 +346,10 @@ fn write_output(
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if symmetrized {
+    if symmetrized || files::format_of(src) != Format::FclibHdf5 {
         if same {
             return Err(format!(
-                "{}: --symmetrize would overwrite the problem file",
+                "{}: writing the problem as FCLIB HDF5 would overwrite the problem file",
                 dest.display()
             ));
         }

@@ -1,13 +1,13 @@
 //! `emcontact fc bench`: every listed solver on every listed FCLIB file, from
 //! `r = 0`, with a deadline per run; writes `bench.csv` (problem, solver, converged,
-//! error, iterations, seconds) and `profile.png` (Dolan & Moré 2002 performance
+//! error, iterations, seconds, cpu_seconds: the solve's wall-clock and thread CPU time) and `profile.png` (Dolan & Moré 2002 performance
 //! profile on time, failures = ∞; Acary et al. 2017 eqs. 16–17).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use emcontact::nonsmooth::fclib;
+use emcontact::nonsmooth::files;
 use emcontact::nonsmooth::profile::{self, Run};
 use emcontact::nonsmooth::{self, Control};
 
@@ -15,7 +15,7 @@ use super::fc::{check_timeout, solve_problem};
 
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub struct BenchArgs {
-    /// FCLIB problem files.
+    /// Problem files: FCLIB HDF5 or Siconos text (.dat).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Comma-separated solver names, or "all" for the whole registry.
@@ -55,7 +55,7 @@ pub fn run(a: &BenchArgs) -> u8 {
     }
     let mut problems = Vec::new();
     for f in &a.files {
-        match fclib::read_problem(f) {
+        match files::read_problem(f) {
             Ok((p, _)) => problems.push((display_name(f), p)),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -68,7 +68,7 @@ pub fn run(a: &BenchArgs) -> u8 {
         eprintln!("error: {}: {e}", dir.display());
         return 2;
     }
-    let mut csv = String::from("problem,solver,converged,error,iterations,seconds\n");
+    let mut csv = String::from("problem,solver,converged,error,iterations,seconds,cpu_seconds\n");
     let mut runs = Vec::new();
     for (pname, p) in &problems {
         for s in &solvers {
@@ -85,13 +85,14 @@ pub fn run(a: &BenchArgs) -> u8 {
                     (false, err, it)
                 }
             };
+            let cpu = out.cpu_seconds.unwrap_or(f64::NAN);
             println!(
-                "{pname:<45} {s:<16} {:<4} error {error:.3e} iterations {iterations:>7} seconds {:.4}",
+                "{pname:<45} {s:<16} {:<4} error {error:.3e} iterations {iterations:>7} seconds {:.6} cpu {cpu:.6}",
                 if converged { "ok" } else { "FAIL" },
                 out.seconds
             );
             csv.push_str(&format!(
-                "{pname},{s},{converged},{error:e},{iterations},{:.6}\n",
+                "{pname},{s},{converged},{error:e},{iterations},{:.6},{cpu:.6}\n",
                 out.seconds
             ));
             runs.push(Run {

@@ -10,6 +10,8 @@
 //!   global Newton;
 //! * [`error`] — the FCLIB error `‖F_nat(r)‖/‖q‖` and Dumont's criterion;
 //! * [`fclib`] — FCLIB HDF5 input/output;
+//! * [`siconos_dat`] — Siconos' text problem files (`.dat`), read only;
+//! * [`files`] — a problem file of either format, told apart by its content;
 //! * [`profile`] — Dolan–Moré performance profiles.
 //!
 //! The entry point for other code (the FE contact step) is [`solve`]:
@@ -29,20 +31,23 @@
 //! assert!(info.error <= 1e-8 && (r[0] - 1.0).abs() < 1e-12 && u[0].abs() < 1e-12);
 //! ```
 
+pub mod block_rows;
 pub mod condense;
 pub mod error;
 pub mod fclib;
+pub mod files;
 pub mod global;
 pub mod local;
 pub mod problem;
 pub mod profile;
+pub mod siconos_dat;
 
 pub use global::{
     by_name, is_solver, registry, Control, Info, SolveError, Solver, SolverSpec, DEFAULT_SOLVER,
 };
 
 /// Solves the reduced problem `u = W r + q` (FC/II) with the solver called `solver`
-/// (see [`registry`]; [`DEFAULT_SOLVER`] is `"hybrid"`), warm-started from `r`
+/// (see [`registry`]; [`DEFAULT_SOLVER`] is `"auto"`), warm-started from `r`
 /// (`dim · n_contacts` entries; non-finite entries are replaced by 0). On return `r`
 /// is the answer, or the last iterate on `Err`, and `u = W r + q`.
 ///

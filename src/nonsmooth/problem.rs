@@ -13,6 +13,8 @@
 use faer::sparse::{SparseColMat, SparseRowMat};
 use nalgebra::{Matrix2, Matrix3};
 
+use super::block_rows::BlockRows;
+
 /// Why a problem could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ProblemError {
@@ -62,6 +64,8 @@ pub struct LocalProblem {
     pub s: Option<Vec<f64>>,
     /// Diagonal blocks of `w`.
     pub blocks: DiagBlocks,
+    /// Off-diagonal blocks of `w` by block row, contiguous (for Gauss–Seidel sweeps).
+    pub block_rows: BlockRows,
 }
 
 impl LocalProblem {
@@ -101,6 +105,7 @@ impl LocalProblem {
             .to_row_major()
             .map_err(|e| ProblemError::Alloc(format!("{e:?}")))?;
         let blocks = extract_blocks(&w, dim, mu.len());
+        let block_rows = BlockRows::new(&w_rows, dim, mu.len());
         Ok(LocalProblem {
             dim,
             n_contacts: mu.len(),
@@ -112,6 +117,7 @@ impl LocalProblem {
             r_mat: None,
             s: None,
             blocks,
+            block_rows,
         })
     }
 

@@ -216,12 +216,12 @@ fn bench_writes_csv_and_profile() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "problem,solver,converged,error,iterations,seconds"
+        "problem,solver,converged,error,iterations,seconds,cpu_seconds"
     );
     assert_eq!(lines.len(), 1 + 2 * 3);
     for l in &lines[1..] {
         let cols: Vec<&str> = l.split(',').collect();
-        assert_eq!(cols.len(), 6, "{l}");
+        assert_eq!(cols.len(), 7, "{l}");
         if cols[2] == "true" {
             assert!(cols[3].parse::<f64>().unwrap() <= 1e-8, "{l}");
         }

@@ -336,7 +336,7 @@ fn registry() {
     ] {
         assert!(names.iter().any(|x| x == n), "{n}");
     }
-    assert_eq!(global::DEFAULT_SOLVER, "hybrid");
+    assert_eq!(global::DEFAULT_SOLVER, "auto");
     for l in emcontact::nonsmooth::local::solvers() {
         assert!(names.contains(&format!("nsgs-{}", l.name())));
     }

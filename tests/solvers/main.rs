@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod check;
+mod default_solver;
 mod fallback;
 mod fclib_cli;
 mod fclib_fuzz;
@@ -17,3 +19,4 @@ mod lu_property;
 mod matrices;
 mod real_tangents;
 mod saddle_point;
+mod siconos_dat;

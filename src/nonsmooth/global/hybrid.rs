@@ -1,4 +1,4 @@
-//! `hybrid`, the default solver: NSGS-AC while it is predicted to converge soon, and
+//! `hybrid`: NSGS-AC while it is predicted to converge soon, and
 //! semismooth Newton (natural map, line search) when it is not (after Acary, Brémond
 //! & Dubois 2017, "NSN-AC-NLS-HYBRID": NSN preconditioned by NSGS-AC sweeps).
 //!
@@ -26,7 +26,7 @@ use crate::nonsmooth::problem::LocalProblem;
 
 pub const ENTRY: Entry = Entry {
     name: "hybrid",
-    description: "NSGS-AC while it converges fast, else semismooth Newton on the natural map with line search (after Acary et al. 2017, NSN-AC-NLS-HYBRID); the default",
+    description: "NSGS-AC while it converges fast, else semismooth Newton on the natural map with line search (after Acary et al. 2017, NSN-AC-NLS-HYBRID)",
     make: || Box::new(Hybrid::default()),
 };
 

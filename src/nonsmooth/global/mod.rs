@@ -14,6 +14,7 @@
 //! `mod` line and one line in [`ENTRIES`]; the command line, the benchmarks and the
 //! tests iterate the registry.
 
+pub mod auto;
 pub mod fp_ds;
 pub mod functions;
 pub mod global_newton;
@@ -215,6 +216,7 @@ pub struct Entry {
 
 /// The registered solvers (besides the `nsgs-<local>` family), in display order.
 pub const ENTRIES: &[Entry] = &[
+    auto::ENTRY,
     hybrid::ENTRY,
     nsgs_ac::ENTRY,
     nsn::AC,
@@ -228,7 +230,7 @@ pub const ENTRIES: &[Entry] = &[
 ];
 
 /// The default solver (of `fc solve` and of the FE contact code).
-pub const DEFAULT_SOLVER: &str = hybrid::ENTRY.name;
+pub const DEFAULT_SOLVER: &str = auto::ENTRY.name;
 
 /// Name and description of a registered solver.
 #[derive(Debug, Clone, PartialEq)]

@@ -141,11 +141,7 @@ fn run<const D: usize>(
     let nc = problem.n_contacts;
     let mut order: Vec<usize> = (0..nc).collect();
     let mut rng = params.shuffle.map(rand::rngs::StdRng::seed_from_u64);
-    let (rp, ci, wv) = (
-        problem.w_rows.symbolic().row_ptr(),
-        problem.w_rows.symbolic().col_idx(),
-        problem.w_rows.val(),
-    );
+    let rows = &problem.block_rows;
     let check_every = params.check_every.max(1);
     let mut watch = Watch::new(params.stall_window);
     let mut it = 0;
@@ -173,15 +169,11 @@ fn run<const D: usize>(
         for &c in &order {
             let wcc = &blocks[c];
             let rc_old = SVector::<f64, D>::from_column_slice(&r[D * c..D * c + D]);
-            // q̃ = q_c + (W r)_c − W_cc r_c
-            let mut qt = SVector::<f64, D>::from_column_slice(&problem.q[D * c..D * c + D]);
-            for a in 0..D {
-                let row = D * c + a;
-                qt[a] += (rp[row]..rp[row + 1])
-                    .map(|k| wv[k] * r[ci[k]])
-                    .sum::<f64>();
-            }
-            qt -= wcc * rc_old;
+            // q̃ = q_c + Σ_{β≠c} W_cβ r_β
+            let mut acc = [0.0; D];
+            acc.copy_from_slice(&problem.q[D * c..D * c + D]);
+            rows.add_row::<D>(c, r, &mut acc);
+            let qt = SVector::<f64, D>::from(acc);
             let mut rc = rc_old;
             local_solve::<D>(local, wcc, &qt, problem.mu[c], &mut rc, &params.local);
             if params.omega != 1.0 {

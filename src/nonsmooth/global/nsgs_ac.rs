@@ -4,8 +4,9 @@
 //! the copies through it and its fallbacks, which made the generic `nsgs-<local>`
 //! sweep 3–4× slower.
 //!
-//! Per contact `α`: `q̃_α = q_α + Σ_{β≠α} W_αβ r_β` (newest `r_β`, rows of `W` in
-//! CSR); if `q̃_N ≥ 0`, `r_α = 0` is the local solution (take-off: `û = q̃ + μ‖q̃_T‖e_N`
+//! Per contact `α`: `q̃_α = q_α + Σ_{β≠α} W_αβ r_β` (newest `r_β`, the off-diagonal
+//! blocks of `W` stored contiguously by block row,
+//! [`crate::nonsmooth::block_rows::BlockRows`]); if `q̃_N ≥ 0`, `r_α = 0` is the local solution (take-off: `û = q̃ + μ‖q̃_T‖e_N`
 //! is in `K*` iff `q̃_N ≥ 0`); otherwise semismooth Newton on the Alart–Curnier
 //! function `Φ(r) = 0`, `u = W_αα r + q̃_α`, `ρ = D / tr W_αα`, `J = B + A W_αα` solved
 //! by LU of the `D × D` matrix, Armijo backtracking on `½‖Φ‖²`, warm-started from the
@@ -120,22 +121,7 @@ fn run<const D: usize>(
     first: usize,
     watch: &mut Watch,
 ) -> Outcome {
-    let rho: Vec<f64> = blocks
-        .iter()
-        .map(|w| {
-            let t = w.trace();
-            if t > 0.0 && t.is_finite() {
-                D as f64 / t
-            } else {
-                1.0
-            }
-        })
-        .collect();
-    let (rp, ci, wv) = (
-        problem.w_rows.symbolic().row_ptr(),
-        problem.w_rows.symbolic().col_idx(),
-        problem.w_rows.val(),
-    );
+    let rho = rho_of(blocks);
     let mut it = first;
     let mut next_check = first;
     let mut last: Option<(usize, f64)> = None;
@@ -159,26 +145,80 @@ fn run<const D: usize>(
             next_check = it + check_interval(last, it, error, control.tol);
             last = Some((it, error));
         }
-        for c in 0..problem.n_contacts {
-            let k = D * c;
-            let wcc = &blocks[c];
-            let rc_old = SVector::<f64, D>::from_column_slice(&r[k..k + D]);
-            let mut qt = SVector::<f64, D>::from_column_slice(&problem.q[k..k + D]);
-            for a in 0..D {
-                let row = k + a;
-                let mut s = 0.0;
-                for p in rp[row]..rp[row + 1] {
-                    s += wv[p] * r[ci[p]];
-                }
-                qt[a] += s;
+        sweep_blocks::<D>(problem, blocks, &rho, params.local_iter, r);
+        it += 1;
+    }
+}
+
+/// `ρ_c = D / tr W_cc` (1 when the trace is not positive).
+fn rho_of<const D: usize>(blocks: &[SMatrix<f64, D, D>]) -> Vec<f64> {
+    blocks
+        .iter()
+        .map(|w| {
+            let t = w.trace();
+            if t > 0.0 && t.is_finite() {
+                D as f64 / t
+            } else {
+                1.0
             }
-            qt -= wcc * rc_old;
-            let rc = local_ac(wcc, &qt, problem.mu[c], rho[c], rc_old, params.local_iter);
-            if rc.iter().all(|x| x.is_finite()) {
-                r[k..k + D].copy_from_slice(rc.as_slice());
+        })
+        .collect()
+}
+
+/// One sweep over the contacts in order (module docs); allocates nothing.
+fn sweep_blocks<const D: usize>(
+    problem: &LocalProblem,
+    blocks: &[SMatrix<f64, D, D>],
+    rho: &[f64],
+    local_iter: usize,
+    r: &mut [f64],
+) {
+    let rows = &problem.block_rows;
+    for c in 0..problem.n_contacts {
+        let k = D * c;
+        let rc_old = SVector::<f64, D>::from_column_slice(&r[k..k + D]);
+        let mut acc = [0.0; D];
+        acc.copy_from_slice(&problem.q[k..k + D]);
+        rows.add_row::<D>(c, r, &mut acc);
+        let qt = SVector::<f64, D>::from(acc);
+        let rc = local_ac(&blocks[c], &qt, problem.mu[c], rho[c], rc_old, local_iter);
+        if rc.iter().all(|x| x.is_finite()) {
+            r[k..k + D].copy_from_slice(rc.as_slice());
+        }
+    }
+}
+
+/// Prepared single sweeps of NSGS-AC on one problem (for benchmarks and callers
+/// that control the iteration themselves): `ρ` per contact computed once.
+pub struct Sweeper<'a> {
+    problem: &'a LocalProblem,
+    rho: Vec<f64>,
+    local_iter: usize,
+}
+
+impl<'a> Sweeper<'a> {
+    pub fn new(problem: &'a LocalProblem, params: &NsgsAcParams) -> Self {
+        let rho = match &problem.blocks {
+            DiagBlocks::Two(b) => rho_of(b),
+            DiagBlocks::Three(b) => rho_of(b),
+        };
+        Sweeper {
+            problem,
+            rho,
+            local_iter: params.local_iter,
+        }
+    }
+
+    /// One Gauss–Seidel sweep on `r` (`dim · n_contacts` entries); no error
+    /// evaluation, no allocation.
+    pub fn sweep(&self, r: &mut [f64]) {
+        assert_eq!(r.len(), self.problem.size(), "r must have dim · n_contacts entries");
+        match &self.problem.blocks {
+            DiagBlocks::Two(b) => sweep_blocks::<2>(self.problem, b, &self.rho, self.local_iter, r),
+            DiagBlocks::Three(b) => {
+                sweep_blocks::<3>(self.problem, b, &self.rho, self.local_iter, r)
             }
         }
-        it += 1;
     }
 }
 
