@@ -39,6 +39,7 @@ fn local_faces(kind: ElementKind) -> Vec<Vec<usize>> {
             vec![3, 0, 4, 7],
         ],
         ElementKind::Line2 => vec![],
+        k => unreachable!("this test covers the first-order kinds, not {k:?}"),
     }
 }
 

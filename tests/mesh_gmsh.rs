@@ -238,6 +238,7 @@ fn face_lists(kind: ElementKind) -> Vec<Vec<usize>> {
             vec![3, 0, 4, 7],
         ],
         ElementKind::Line2 => vec![],
+        k => unreachable!("this test covers the first-order kinds, not {k:?}"),
     }
 }
 
