@@ -70,10 +70,17 @@ fn formats_agree_with_gmsh() {
                     "{file} {gname}: measure {got} vs Gmsh {want}"
                 );
             }
-            mesh.file = None;
             match &first {
                 None => first = Some(mesh),
-                Some(f0) => assert!(*f0 == mesh, "{name}: {file} reads differently"),
+                Some(f0) => {
+                    // the same elements, node tags and element tags; the same
+                    // coordinates up to ASCII's 16 printed digits
+                    assert_eq!(f0.groups, mesh.groups, "{name}: {file} has other groups");
+                    assert_eq!(f0.node_tags, mesh.node_tags, "{name}: {file}");
+                    for (a, b) in f0.nodes.iter().zip(&mesh.nodes) {
+                        assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-14), "{name}: {file}: {a:?} vs {b:?}");
+                    }
+                }
             }
         }
     }

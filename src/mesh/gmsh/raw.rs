@@ -209,9 +209,10 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
                         path,
                         e.line,
                         format!(
-                            "element {} ({}) references node {t}, which is not in $Nodes",
+                            "element {} ({}) of group \"{}\" references node {t}, which is not in $Nodes",
                             e.tag,
-                            kind.name()
+                            kind.name(),
+                            g.name
                         ),
                     )
                 })?;
