@@ -283,7 +283,9 @@ fn check_elements_names_a_flipped_element() {
         let tag = mesh.groups[gi].tags[17];
         let err = mesh.check_elements().unwrap_err().to_string();
         assert!(
-            err.contains(body) && err.contains(&format!("element {tag} ")) && err.contains("inverted"),
+            err.contains(body)
+                && err.contains(&format!("element {tag} "))
+                && err.contains("inverted"),
             "{err}"
         );
     }

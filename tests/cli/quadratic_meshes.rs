@@ -78,7 +78,10 @@ fn formats_agree_with_gmsh() {
                     assert_eq!(f0.groups, mesh.groups, "{name}: {file} has other groups");
                     assert_eq!(f0.node_tags, mesh.node_tags, "{name}: {file}");
                     for (a, b) in f0.nodes.iter().zip(&mesh.nodes) {
-                        assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-14), "{name}: {file}: {a:?} vs {b:?}");
+                        assert!(
+                            (0..3).all(|k| (a[k] - b[k]).abs() < 1e-14),
+                            "{name}: {file}: {a:?} vs {b:?}"
+                        );
                     }
                 }
             }

@@ -155,7 +155,10 @@ fn newmark_on_second_order_elements() {
         let dt = 5.0 * emcontact::dynamics::model_info(&probe).unwrap().stable_dt;
         let newmark = text(mesh, "svk", "lumped", dt)
             .replace("end = ", "integrator = \"newmark\"\nend = ")
-            .replace(&format!("end = {}", 300.0 * dt), &format!("end = {}", 100.0 * dt));
+            .replace(
+                &format!("end = {}", 300.0 * dt),
+                &format!("end = {}", 100.0 * dt),
+            );
         let mut model = input::parse(&path, &newmark).unwrap();
         model.output.dir = dir.path().join("out");
         let opts = RunOptions {
@@ -168,7 +171,16 @@ fn newmark_on_second_order_elements() {
             "{mesh} newmark: steps {}, energy {:.2e}, L {:.2e}, J {:.2e}",
             s.steps, s.max_energy_drift, s.max_linear_drift, s.max_angular_drift
         );
-        assert!(s.steps >= 100 && s.cutbacks == 0, "{mesh}: {} steps, {} cut-backs", s.steps, s.cutbacks);
-        assert!(s.max_linear_drift <= 1e-10, "{mesh}: L drift {:e}", s.max_linear_drift);
+        assert!(
+            s.steps >= 100 && s.cutbacks == 0,
+            "{mesh}: {} steps, {} cut-backs",
+            s.steps,
+            s.cutbacks
+        );
+        assert!(
+            s.max_linear_drift <= 1e-10,
+            "{mesh}: L drift {:e}",
+            s.max_linear_drift
+        );
     }
 }
