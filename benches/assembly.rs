@@ -1,10 +1,8 @@
 //! Internal force + tangent assembly on a ~50k-element hex8 mesh, and one full
 //! Newton iteration (assemble, factorize, solve) against the bare factorization
-//! and solve of the same matrix; then force + tangent on second-order meshes
-//! (tet10, hex20, hex27: the generated boxes with their midside nodes added,
-//! `Mesh::to_second_order`), per element. Run with `cargo bench --bench
-//! assembly` (`RAYON_NUM_THREADS=1` for the per-core figures); under `cargo
-//! test` (no `--bench` flag) small meshes are used so the check is quick.
+//! and solve of the same matrix (second-order elements: `benches/
+//! assembly_quadratic.rs`). Run with `cargo bench --bench assembly`; under
+//! `cargo test` (no `--bench` flag) a small mesh is used so the check is quick.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::dynamics::System;
@@ -15,10 +13,6 @@ use std::path::Path;
 use std::time::Duration;
 
 fn model(div: [usize; 3]) -> emcontact::model::Model {
-    model_of(div, "hex8")
-}
-
-fn model_of(div: [usize; 3], element: &str) -> emcontact::model::Model {
     let text = format!(
         r#"
 [problem]
@@ -34,7 +28,7 @@ name = "b"
 min = [0.0, 0.0, 0.0]
 max = [{}, {}, {}]
 divisions = [{}, {}, {}]
-element = "{element}"
+element = "hex8"
 [[body]]
 name = "b"
 group = "b"
@@ -141,59 +135,5 @@ fn assembly_and_newton(c: &mut Criterion, div: [usize; 3], assembly_only: bool) 
     g.finish();
 }
 
-/// Force + tangent of the energy-momentum scheme (SVK) on second-order
-/// meshes: tet10 on a 16×16×12 box (6 tets a cell: 18,432 elements, the mesh
-/// of DOLFINx's `create_box(…, tetrahedron)` with P2), hex20 and hex27 on a
-/// 20×20×16 box (6,400 elements).
-fn bench_quadratic(c: &mut Criterion) {
-    let cases = if full_size() {
-        [
-            ("tet10", "tet4", false, [16, 16, 12]),
-            ("hex20", "hex8", true, [20, 20, 16]),
-            ("hex27", "hex8", false, [20, 20, 16]),
-        ]
-    } else {
-        [
-            ("tet10", "tet4", false, [2, 2, 2]),
-            ("hex20", "hex8", true, [2, 2, 2]),
-            ("hex27", "hex8", false, [2, 2, 2]),
-        ]
-    };
-    let mut g = c.benchmark_group("assembly");
-    g.sample_size(10)
-        .measurement_time(Duration::from_secs(10))
-        .warm_up_time(Duration::from_secs(1));
-    for (name, linear, serendipity, div) in cases {
-        let mut m = model_of(div, linear);
-        m.mesh.to_second_order(serendipity);
-        let sys = System::<3>::new(&m).expect("system");
-        let n = sys.n_dofs();
-        let n_el = sys.elements.len();
-        let x0: Vec<f64> = sys.xref.iter().flat_map(|p| *p).collect();
-        let x1: Vec<f64> = x0
-            .iter()
-            .enumerate()
-            .map(|(k, &x)| x + 0.01 * (x0[k - k % 3 + (k + 1) % 3] * 0.3).sin())
-            .collect();
-        let mut f = vec![0.0; n];
-        let mut k = vec![0.0; sys.pattern.nnz()];
-        println!(
-            "assembly bench: {n_el} {name} elements, {n} dofs, {} nonzeros",
-            sys.pattern.nnz()
-        );
-        g.throughput(criterion::Throughput::Elements(n_el as u64));
-        g.bench_function(
-            format!("force+tangent {name} x{n_el} (midpoint, SVK)"),
-            |b| {
-                b.iter(|| {
-                    sys.assemble(&x0, &x1, StressEval::Midpoint, &mut f, Some(&mut k))
-                        .unwrap()
-                })
-            },
-        );
-    }
-    g.finish();
-}
-
-criterion_group!(benches, bench_assembly, bench_quadratic);
+criterion_group!(benches, bench_assembly);
 criterion_main!(benches);

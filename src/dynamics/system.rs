@@ -15,13 +15,27 @@ use rayon::prelude::*;
 /// Largest element: 27 nodes × 3 components.
 const MAX_DOF: usize = 3 * MAX_NODES;
 
+/// One thread's element arrays, sized for the largest element and reused from
+/// element to element: the assembly neither allocates nor clears them per
+/// element (the gathers and the kernel overwrite the `n` nodes and `(n·D)²`
+/// tangent values an element uses; only its `n·D` forces are zeroed), so a
+/// hex8 does not pay for the size of a hex27 (whose tangent alone is 52 kB).
+struct ElementScratch {
+    xr: [[f64; 3]; MAX_NODES],
+    xa: [[f64; 3]; MAX_NODES],
+    xb: [[f64; 3]; MAX_NODES],
+    fe: [f64; MAX_DOF],
+    ke: Vec<f64>,
+}
+
 thread_local! {
-    /// Each thread's element tangent (`MAX_DOF²` values, 52 kB), allocated once
-    /// per thread: the element loop neither allocates nor clears it (the kernel
-    /// overwrites the `(n·D)²` values it uses), so a hex8 does not pay for the
-    /// size of a hex27.
-    static ELEMENT_TANGENT: std::cell::RefCell<Vec<f64>> =
-        std::cell::RefCell::new(vec![0.0; MAX_DOF * MAX_DOF]);
+    static SCRATCH: std::cell::RefCell<ElementScratch> = std::cell::RefCell::new(ElementScratch {
+        xr: [[0.0; 3]; MAX_NODES],
+        xa: [[0.0; 3]; MAX_NODES],
+        xb: [[0.0; 3]; MAX_NODES],
+        fe: [0.0; MAX_DOF],
+        ke: vec![0.0; MAX_DOF * MAX_DOF],
+    });
 }
 
 /// One element of a body.
@@ -390,16 +404,14 @@ impl<const D: usize> System<D> {
                 let nodes = be.element.nodes();
                 let n = nodes.len();
                 let nd = n * D;
-                let mut xr = [[0.0; 3]; MAX_NODES];
-                let mut xa = [[0.0; 3]; MAX_NODES];
-                let mut xb = [[0.0; 3]; MAX_NODES];
-                for (i, &a) in nodes.iter().enumerate() {
-                    xr[i] = self.xref[a];
-                }
-                gather::<D>(x0, nodes, &mut xa);
-                gather::<D>(x1, nodes, &mut xb);
-                let mut fe = [0.0; MAX_DOF];
-                ELEMENT_TANGENT.with_borrow_mut(|ke| {
+                SCRATCH.with_borrow_mut(|s| {
+                    let ElementScratch { xr, xa, xb, fe, ke } = s;
+                    for (i, &a) in nodes.iter().enumerate() {
+                        xr[i] = self.xref[a];
+                    }
+                    gather::<D>(x0, nodes, xa);
+                    gather::<D>(x1, nodes, xb);
+                    fe[..nd].fill(0.0);
                     kernel::internal_force::<D>(
                         be.element.kind,
                         &self.materials[be.body],
