@@ -603,11 +603,21 @@ fn errors_name_the_problem_and_the_line() {
         2,
         &["unknown node 48"],
     );
-    let tri6 = MSH41_SPARSE.replace(
+    // a 9-node triangle (Gmsh type 20): second order, but not a kind we have
+    let tri9 = MSH41_SPARSE.replace(
         "2 1 2 2\n5 10 20 35\n9 10 35 47",
-        "2 1 9 1\n5 10 20 35 10 20 35",
+        "2 1 20 1\n5 10 20 35 10 20 35 47 47 47",
     );
-    expect_err(&tri6, 2, &["element 5 of unsupported type tri6", "body"]);
+    expect_err(
+        &tri9,
+        2,
+        &[
+            "element 5 of unsupported type",
+            "Gmsh type 20",
+            "body",
+            "tri6",
+        ],
+    );
     let three_d = MSH22_SPARSE.replace("1 15 2 9 1 10", "1 4 2 9 1 10 20 35 47");
     expect_err(&three_d, 2, &["tet4", "2D"]);
     assert!(matches!(parse(MSH22_SPARSE, 4), Err(MeshError::Invalid(_))));

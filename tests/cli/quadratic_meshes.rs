@@ -32,7 +32,7 @@ fn formats_agree_with_gmsh() {
         let mut first: Option<Mesh> = None;
         for f in m["files"].as_array().unwrap() {
             let file = f.as_str().unwrap();
-            let mut mesh = mesh::read(&repo("meshes").join(file), dim).unwrap();
+            let mesh = mesh::read(&repo("meshes").join(file), dim).unwrap();
             assert_eq!(
                 mesh.nodes.len() as i64,
                 m["nodes"].as_integer().unwrap(),

@@ -209,7 +209,7 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
                         path,
                         e.line,
                         format!(
-                            "element {} ({}) of group \"{}\" references node {t}, which is not in $Nodes",
+                            "element {} ({}) of group \"{}\" references unknown node {t} (not in $Nodes)",
                             e.tag,
                             kind.name(),
                             g.name
