@@ -1,7 +1,17 @@
-//! Physics invariants of the second-order elements: shape functions and
-//! quadrature, kernels, free flight, a cantilever in bending.
+//! Physics invariants: shape functions and quadrature, element kernels, materials, one
+//! energy-momentum step, free flight; energy and momenta to the tolerance the theory promises.
+
+#[path = "../common/mod.rs"]
+mod common;
 
 mod cantilever;
+mod free_flight;
+mod hyperelastic;
+mod kernel_force;
+mod kernel_mass;
+mod kernel_step;
 mod quadratic_free_flight;
 mod quadratic_kernels;
 mod quadratic_shape;
+mod shape;
+mod validation_free_flight;
