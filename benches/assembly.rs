@@ -1,7 +1,8 @@
 //! Internal force + tangent assembly on a ~50k-element hex8 mesh, and one full
 //! Newton iteration (assemble, factorize, solve) against the bare factorization
-//! and solve of the same matrix. Run with `cargo bench --bench assembly`;
-//! under `cargo test` (no `--bench` flag) a small mesh is used so the check is quick.
+//! and solve of the same matrix (second-order elements: `benches/
+//! assembly_quadratic.rs`). Run with `cargo bench --bench assembly`; under
+//! `cargo test` (no `--bench` flag) a small mesh is used so the check is quick.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::dynamics::System;

@@ -1,15 +1,90 @@
-//! One VTK frame of a state: displacement, velocity, contact and reaction
-//! point data, stress, strain energy density and body cell data.
+//! One VTK frame of a state: displacement, velocity, nodal stress, contact
+//! and reaction point data, stress, strain energy density and body cell data.
 
 use crate::contact::ContactSet;
 use crate::dynamics::{State, System};
-use crate::fe::kernel;
+use crate::fe::{kernel, MAX_NODES};
 use crate::output::{self, Field, Frame, OutputError};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Writes one VTK frame: reference coordinates, `displacement` and `velocity`
-/// point data, `stress` (Cauchy, 9 components), `strain_energy_density` and
+/// Nodal Cauchy stress (9 components per node, row-major) and its von Mises
+/// stress: at every node the average of the stress of each of its elements
+/// at that node ([`kernel::nodal_stress`]), weighted by the elements'
+/// reference volumes. NaN at nodes of no body (and where an element of the
+/// node is inverted).
+fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let n = sys.n_nodes;
+    // node → (element, local index), grouped by node
+    let mut start = vec![0usize; n + 1];
+    for be in &sys.elements {
+        be.element.nodes().iter().for_each(|&a| start[a + 1] += 1);
+    }
+    for a in 0..n {
+        start[a + 1] += start[a];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![(0u32, 0u8); start[n]];
+    for (e, be) in sys.elements.iter().enumerate() {
+        for (k, &a) in be.element.nodes().iter().enumerate() {
+            adj[fill[a]] = (e as u32, k as u8);
+            fill[a] += 1;
+        }
+    }
+    let gather = |e: usize| {
+        let nodes = sys.elements[e].element.nodes();
+        let mut xr = [[0.0; 3]; MAX_NODES];
+        let mut xc = [[0.0; 3]; MAX_NODES];
+        for (k, &a) in nodes.iter().enumerate() {
+            xr[k] = sys.xref[a];
+            xc[k][..D].copy_from_slice(&x[a * D..a * D + D]);
+        }
+        (xr, xc, nodes.len())
+    };
+    let volume: Vec<f64> = (0..sys.elements.len())
+        .into_par_iter()
+        .map(|e| {
+            let (xr, _, k) = gather(e);
+            kernel::volume::<D>(sys.elements[e].element.kind, &xr[..k]).unwrap_or(f64::NAN)
+        })
+        .collect();
+    let per_node: Vec<([f64; 9], f64)> = (0..n)
+        .into_par_iter()
+        .map(|a| {
+            let (mut sum, mut weight) = ([0.0; 9], 0.0);
+            for &(e, k) in &adj[start[a]..start[a + 1]] {
+                let (e, k) = (e as usize, k as usize);
+                let be = &sys.elements[e];
+                let (xr, xc, m) = gather(e);
+                let s = kernel::nodal_stress::<D>(
+                    be.element.kind,
+                    &sys.materials[be.body],
+                    &xr[..m],
+                    &xc[..m],
+                    k,
+                )
+                .map_or([f64::NAN; 9], |s| {
+                    std::array::from_fn(|c| s[(c / 3, c % 3)])
+                });
+                for c in 0..9 {
+                    sum[c] += volume[e] * s[c];
+                }
+                weight += volume[e];
+            }
+            let avg = sum.map(|v| if weight > 0.0 { v / weight } else { f64::NAN });
+            let vm = kernel::von_mises(&nalgebra::Matrix3::from_row_slice(&avg));
+            (avg, vm)
+        })
+        .collect();
+    (
+        per_node.iter().flat_map(|p| p.0).collect(),
+        per_node.iter().map(|p| p.1).collect(),
+    )
+}
+
+/// Writes one VTK frame: reference coordinates, `displacement`, `velocity`,
+/// `stress` (nodal Cauchy, 9 components) and `von_mises` point data, `stress`
+/// (Cauchy, 9 components), `strain_energy_density` and
 /// `body` cell data; with fixed dofs the `reaction` point data (the support
 /// force of the step that ended in `state`, zero on free dofs; `reaction`
 /// has the dof layout of the state); with contact the contact point data.
@@ -37,8 +112,8 @@ pub fn write_frame<const D: usize>(
         .par_iter()
         .map(|be| {
             let nodes = be.element.nodes();
-            let mut xr = [[0.0; 3]; 8];
-            let mut xc = [[0.0; 3]; 8];
+            let mut xr = [[0.0; 3]; MAX_NODES];
+            let mut xc = [[0.0; 3]; MAX_NODES];
             for (k, &a) in nodes.iter().enumerate() {
                 xr[k] = sys.xref[a];
                 xc[k][..D].copy_from_slice(&state.x[a * D..a * D + D]);
@@ -66,6 +141,7 @@ pub fn write_frame<const D: usize>(
     let stress: Vec<f64> = per_cell.iter().flat_map(|c| c.0).collect();
     let energy: Vec<f64> = per_cell.iter().map(|c| c.1).collect();
     let body: Vec<f64> = sys.elements.iter().map(|e| e.body as f64).collect();
+    let (node_stress, von_mises) = nodal_stress(sys, &state.x);
     let points = &sys.xref;
     // contact fields on slave nodes (NaN gap where a node is no slave or has no
     // master face near; state 0 open, 1 stick, 2 slip)
@@ -94,6 +170,16 @@ pub fn write_frame<const D: usize>(
             name: "velocity",
             components: 3,
             values: &vel,
+        },
+        Field {
+            name: "stress",
+            components: 9,
+            values: &node_stress,
+        },
+        Field {
+            name: "von_mises",
+            components: 1,
+            values: &von_mises,
         },
     ];
     if sys.fixed.iter().any(|&f| f) {

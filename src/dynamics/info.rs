@@ -37,7 +37,7 @@ fn info_dim<const D: usize>(model: &Model) -> Result<ModelInfo, kernel::KernelEr
         let c = (body.material.p_wave_modulus() / body.density).sqrt();
         let mut mass = 0.0;
         for e in &group.elements {
-            let mut xr = [[0.0; 3]; 8];
+            let mut xr = [[0.0; 3]; crate::fe::MAX_NODES];
             for (k, &a) in e.nodes().iter().enumerate() {
                 xr[k] = model.mesh.nodes[a];
                 used[a] = true;

@@ -5,14 +5,38 @@
 //! Nodes that belong to no body carry no mass and are held fixed.
 
 use crate::fe::kernel::{self, KernelError, StressEval};
+use crate::fe::MAX_NODES;
 use crate::linalg::{color_elements, share_no_node, BlockPattern};
 use crate::material::Material;
 use crate::mesh::Element;
 use crate::model::{MassKind, Model};
 use rayon::prelude::*;
 
-/// Largest element: 8 nodes × 3 components.
-const MAX_DOF: usize = 24;
+/// Largest element: 27 nodes × 3 components.
+const MAX_DOF: usize = 3 * MAX_NODES;
+
+/// One thread's element arrays, sized for the largest element and reused from
+/// element to element: the assembly neither allocates nor clears them per
+/// element (the gathers and the kernel overwrite the `n` nodes and `(n·D)²`
+/// tangent values an element uses; only its `n·D` forces are zeroed), so a
+/// hex8 does not pay for the size of a hex27 (whose tangent alone is 52 kB).
+struct ElementScratch {
+    xr: [[f64; 3]; MAX_NODES],
+    xa: [[f64; 3]; MAX_NODES],
+    xb: [[f64; 3]; MAX_NODES],
+    fe: [f64; MAX_DOF],
+    ke: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<ElementScratch> = std::cell::RefCell::new(ElementScratch {
+        xr: [[0.0; 3]; MAX_NODES],
+        xa: [[0.0; 3]; MAX_NODES],
+        xb: [[0.0; 3]; MAX_NODES],
+        fe: [0.0; MAX_DOF],
+        ke: vec![0.0; MAX_DOF * MAX_DOF],
+    });
+}
 
 /// One element of a body.
 #[derive(Debug, Clone, Copy)]
@@ -51,7 +75,9 @@ pub struct System<const D: usize> {
     /// Per element: start of its `n²` node-pair block offsets in `pair_off`.
     pair_start: Vec<usize>,
     pair_off: Vec<u32>,
-    /// Row-sum (lumped) nodal masses `m_A = ∫ ρ N_A dV`, per node.
+    /// Nodal masses, per node: the row sums `m_A = ∫ ρ N_A dV` of the element
+    /// matrices [`kernel::mass`] returns (for a lumped body its diagonal: row
+    /// sums on first-order elements, HRZ on second-order ones).
     pub lumped: Vec<f64>,
     /// Consistent mass values on `pattern` (`D×D` identity blocks), when used.
     pub consistent: Option<Vec<f64>>,
@@ -91,7 +117,7 @@ pub enum SetupError {
 }
 
 #[inline]
-fn gather<const D: usize>(x: &[f64], nodes: &[usize], out: &mut [[f64; 3]; 8]) {
+fn gather<const D: usize>(x: &[f64], nodes: &[usize], out: &mut [[f64; 3]; MAX_NODES]) {
     for (k, &a) in nodes.iter().enumerate() {
         let mut p = [0.0; 3];
         p[..D].copy_from_slice(&x[a * D..a * D + D]);
@@ -257,8 +283,8 @@ impl<const D: usize> System<D> {
     /// Consistent mass values on the current pattern.
     fn consistent_mass_values(&self) -> Vec<f64> {
         let mut c = vec![0.0; self.pattern.nnz()];
-        let mut me = [0.0; 64];
-        let mut xe = [[0.0; 3]; 8];
+        let mut me = [0.0; MAX_NODES * MAX_NODES];
+        let mut xe = [[0.0; 3]; MAX_NODES];
         for (idx, be) in self.elements.iter().enumerate() {
             let (density, consistent) = self.body_mass[be.body];
             let nodes = be.element.nodes();
@@ -290,8 +316,8 @@ impl<const D: usize> System<D> {
     fn build_mass(&mut self, model: &Model) -> Result<(), SetupError> {
         let any_consistent = self.body_mass.iter().any(|b| b.1);
         let mut cons = any_consistent.then(|| vec![0.0; self.pattern.nnz()]);
-        let mut me = [0.0; 64];
-        let mut xe = [[0.0; 3]; 8];
+        let mut me = [0.0; MAX_NODES * MAX_NODES];
+        let mut xe = [[0.0; 3]; MAX_NODES];
         for (idx, be) in self.elements.iter().enumerate() {
             let body = &model.bodies[be.body];
             let nodes = be.element.nodes();
@@ -381,61 +407,60 @@ impl<const D: usize> System<D> {
                 let nodes = be.element.nodes();
                 let n = nodes.len();
                 let nd = n * D;
-                let mut xr = [[0.0; 3]; 8];
-                let mut xa = [[0.0; 3]; 8];
-                let mut xb = [[0.0; 3]; 8];
-                for (i, &a) in nodes.iter().enumerate() {
-                    xr[i] = self.xref[a];
-                }
-                gather::<D>(x0, nodes, &mut xa);
-                gather::<D>(x1, nodes, &mut xb);
-                let mut fe = [0.0; MAX_DOF];
-                let mut ke = [0.0; MAX_DOF * MAX_DOF];
-                kernel::internal_force::<D>(
-                    be.element.kind,
-                    &self.materials[be.body],
-                    &xr[..n],
-                    &xa[..n],
-                    &xb[..n],
-                    eval,
-                    &mut fe[..nd],
-                    kp.map(|_| &mut ke[..nd * nd]),
-                )?;
-                // SAFETY: the colouring was checked at `System::new`: no other
-                // element of this colour, hence no other thread, has a node of
-                // this element. Its writes go to f's entries of its own nodes
-                // (`na < n_nodes`, checked there; f's length asserted above)
-                // and to k's entries in the columns of its own nodes (each
-                // block asserted inside its column below; k's length asserted
-                // above; the columns of distinct dofs are disjoint ranges of a
-                // CSC pattern, whose `col_ptr` faer checks to be monotone).
-                unsafe {
-                    for (a, &na) in nodes.iter().enumerate() {
-                        for i in 0..D {
-                            fp.add(na * D + i, fe[a * D + i]);
-                        }
+                SCRATCH.with_borrow_mut(|s| {
+                    let ElementScratch { xr, xa, xb, fe, ke } = s;
+                    for (i, &a) in nodes.iter().enumerate() {
+                        xr[i] = self.xref[a];
                     }
-                    if let Some(kp) = kp {
-                        let start = self.pair_start[e];
-                        for b in 0..n {
-                            for a in 0..n {
-                                let off = self.pair_off[start + a * n + b] as usize;
-                                for j in 0..D {
-                                    let col = nodes[b] * D + j;
-                                    let base = self.pattern.position(off, 0, nodes[b], j);
-                                    assert!(
-                                        base + D <= col_ptr[col + 1],
-                                        "block outside its column"
-                                    );
-                                    for i in 0..D {
-                                        kp.add(base + i, ke[(a * D + i) * nd + b * D + j]);
+                    gather::<D>(x0, nodes, xa);
+                    gather::<D>(x1, nodes, xb);
+                    fe[..nd].fill(0.0);
+                    kernel::internal_force::<D>(
+                        be.element.kind,
+                        &self.materials[be.body],
+                        &xr[..n],
+                        &xa[..n],
+                        &xb[..n],
+                        eval,
+                        &mut fe[..nd],
+                        kp.map(|_| &mut ke[..nd * nd]),
+                    )?;
+                    // SAFETY: the colouring was checked at `System::new`: no other
+                    // element of this colour, hence no other thread, has a node of
+                    // this element. Its writes go to f's entries of its own nodes
+                    // (`na < n_nodes`, checked there; f's length asserted above)
+                    // and to k's entries in the columns of its own nodes (each
+                    // block asserted inside its column below; k's length asserted
+                    // above; the columns of distinct dofs are disjoint ranges of a
+                    // CSC pattern, whose `col_ptr` faer checks to be monotone).
+                    unsafe {
+                        for (a, &na) in nodes.iter().enumerate() {
+                            for i in 0..D {
+                                fp.add(na * D + i, fe[a * D + i]);
+                            }
+                        }
+                        if let Some(kp) = kp {
+                            let start = self.pair_start[e];
+                            for b in 0..n {
+                                for a in 0..n {
+                                    let off = self.pair_off[start + a * n + b] as usize;
+                                    for j in 0..D {
+                                        let col = nodes[b] * D + j;
+                                        let base = self.pattern.position(off, 0, nodes[b], j);
+                                        assert!(
+                                            base + D <= col_ptr[col + 1],
+                                            "block outside its column"
+                                        );
+                                        for i in 0..D {
+                                            kp.add(base + i, ke[(a * D + i) * nd + b * D + j]);
+                                        }
                                     }
                                 }
                             }
                         }
                     }
-                }
-                Ok(())
+                    Ok(())
+                })
             })?;
         }
         Ok(())
@@ -452,8 +477,8 @@ impl<const D: usize> System<D> {
             .map(|be| {
                 let nodes = be.element.nodes();
                 let n = nodes.len();
-                let mut xr = [[0.0; 3]; 8];
-                let mut xa = [[0.0; 3]; 8];
+                let mut xr = [[0.0; 3]; MAX_NODES];
+                let mut xa = [[0.0; 3]; MAX_NODES];
                 for (i, &a) in nodes.iter().enumerate() {
                     xr[i] = self.xref[a];
                 }
@@ -472,8 +497,8 @@ impl<const D: usize> System<D> {
     /// Strain energy of each body in configuration `x` (`out.len()` = bodies).
     pub fn strain_energy_by_body(&self, x: &[f64], out: &mut [f64]) -> Result<(), KernelError> {
         out.iter_mut().for_each(|e| *e = 0.0);
-        let mut xr = [[0.0; 3]; 8];
-        let mut xa = [[0.0; 3]; 8];
+        let mut xr = [[0.0; 3]; MAX_NODES];
+        let mut xa = [[0.0; 3]; MAX_NODES];
         for be in &self.elements {
             let nodes = be.element.nodes();
             let n = nodes.len();
@@ -537,7 +562,9 @@ impl<const D: usize> System<D> {
             .for_each(|(v, _)| *v = 0.0);
     }
 
-    /// External (gravity) force `f_A = m_A g` (row-sum mass, exact for both mass kinds).
+    /// External (gravity) force `f_A = m_A g` (the nodal masses `lumped`: the
+    /// consistent load `∫ ρ N_A g dV` of a consistent-mass body, the lumped
+    /// masses of a lumped one; the gravity potential uses the same masses).
     pub fn gravity_force(&self, g: &[f64; 3], out: &mut [f64]) {
         for a in 0..self.n_nodes {
             for i in 0..D {

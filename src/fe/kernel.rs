@@ -3,30 +3,18 @@
 //! Coordinates are always passed as `[f64; 3]` (z = 0 in 2D). Nodal vectors are
 //! laid out node-major: `f[a*D + i]`; matrices row-major `k[(a*D+i)*(n*D) + b*D+j]`.
 //!
-//! Quadrature: `mass` and `volume` use the element's full Gauss rule
+//! Quadrature: `mass` and `volume` use the element's mass rule
 //! ([`ElementKind::quadrature`]). Integrands that depend on the configuration only
-//! through `F` (internal force, tangent, strain energy, cell stress) use the same
-//! rule on quad4/hex8 and the centroid on tri3/tet4, where `F` is constant so one
-//! point is exact (and 3–4× cheaper). Shape data come from tables computed once;
-//! nothing allocates: per-element data lives in fixed-size stack arrays (at most
-//! 8 nodes × 3 = 24 dofs).
+//! through `F` (internal force, tangent, strain energy, stress) use its stiffness
+//! rule ([`ElementKind::stiffness_quadrature`]: the centroid on tri3/tet4, where `F`
+//! is constant so one point is exact; the table and its reasons are in the docs of
+//! the quadrature module). Shape data come from tables computed once; nothing
+//! allocates: per-element data lives in fixed-size stack arrays sized by the
+//! element's node count (at most 27 nodes × 3 = 81 dofs).
 //!
 //! Contract for callers (panics, these are caller bugs): `D` is 2 or 3, `kind` has
-//! reference dimension `D` (tri3/quad4 in 2D, tet4/hex8 in 3D), and every slice has
-//! the length stated in the function docs.
-
-mod geometry;
-mod length;
-mod stiffness;
-
-use super::tables::{stiffness_table, table, RefTable, MAX_NODES};
-use super::ElementKind;
-use crate::material::Material;
-use geometry::{checked_det, deformation_gradient, qp_geometry};
-use nalgebra::Matrix3;
-use stiffness::{add_force, add_tangent, scatter, Blocks};
-
-pub use length::characteristic_length;
+//! reference dimension `D` (tri3/quad4/tri6/quad8/quad9 in 2D, tet4/hex8/tet10/
+//! hex20/hex27 in 3D), and every slice has the length stated in the function docs.
 
 /// Calls `f::<D, N>(args)` with the node count `N` of the element as a constant.
 macro_rules! by_nodes {
@@ -34,11 +22,33 @@ macro_rules! by_nodes {
         match $nn {
             3 => $f::<$d, 3>($($arg),*),
             4 => $f::<$d, 4>($($arg),*),
+            6 => $f::<$d, 6>($($arg),*),
             8 => $f::<$d, 8>($($arg),*),
+            9 => $f::<$d, 9>($($arg),*),
+            10 => $f::<$d, 10>($($arg),*),
+            20 => $f::<$d, 20>($($arg),*),
+            27 => $f::<$d, 27>($($arg),*),
             n => unreachable!("no element has {n} nodes"),
         }
     };
 }
+
+mod geometry;
+mod length;
+mod mass;
+mod stiffness;
+mod stress;
+
+use super::tables::{stiffness_table, table, RefTable};
+use super::ElementKind;
+use crate::material::Material;
+use geometry::{checked_det, deformation_gradient, qp_geometry};
+use nalgebra::Matrix3;
+use stiffness::{add_force, add_tangent, scatter, Blocks};
+
+pub use length::{characteristic_length, second_order_factor};
+pub use mass::mass;
+pub use stress::{cell_stress, nodal_stress, von_mises};
 
 /// Which stress enters the internal force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +147,7 @@ fn internal_force_n<const D: usize, const N: usize>(
     k: Option<&mut [f64]>,
 ) -> Result<(), KernelError> {
     let mut acc: Blocks<N> = [[[[0.0; N]; N]; 3]; 3];
-    let mut fl = [0.0f64; 3 * MAX_NODES];
+    let mut fl = [[0.0f64; 3]; N];
     let want_k = k.is_some();
     for q in 0..t.nq {
         let g = qp_geometry::<D, N>(t, q, xref)?;
@@ -169,8 +179,10 @@ fn internal_force_n<const D: usize, const N: usize>(
             }
         }
     }
-    for (fi, li) in f.iter_mut().zip(&fl) {
-        *fi += li;
+    for (a, fa) in fl.iter().enumerate() {
+        for i in 0..D {
+            f[a * D + i] += fa[i];
+        }
     }
     if let Some(k) = k {
         scatter::<D, N>(&acc, k);
@@ -213,9 +225,9 @@ fn strain_energy_n<const D: usize, const N: usize>(
     Ok(e)
 }
 
-/// Reference volume (area in 2D, per unit thickness): `Σ_q w_q det J_q`
-/// (exact for affine simplices and for quad4; hex8 `det J` is of degree 2 per
-/// direction, also integrated exactly by 2×2×2 Gauss).
+/// Reference volume (area in 2D, per unit thickness): `Σ_q w_q det J_q` on the
+/// mass rule (exact for affine simplices, for quad4 and hex8 — whose `det J` is
+/// of degree 1 / 2 per direction — and for undistorted second-order elements).
 #[track_caller]
 pub fn volume<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> Result<f64, KernelError> {
     let t = checked_table::<D>(kind, xref);
@@ -233,101 +245,20 @@ fn volume_n<const D: usize, const N: usize>(
     Ok(v)
 }
 
-/// Mass: consistent `m[a*n+b] = ∫ ρ N_a N_b dV` (n×n scalar matrix, overwritten)
-/// or, with `lumped`, the row sums on the diagonal (`m[a*n+a]`, others 0).
-/// Both have total `Σ_ab m_ab = ρ V`. The consistent mass is exact for affine
-/// simplices and for quad4 (Love & Laursen 2003 eq. 38: `M_AB = ⟨ρ₀N_A, N_B⟩`); lumping is
-/// the row-sum rule (Hughes, *The Finite Element Method*, 2000, ch. 7).
-#[track_caller]
-pub fn mass<const D: usize>(
-    kind: ElementKind,
-    density: f64,
-    xref: &[[f64; 3]],
-    lumped: bool,
-    m: &mut [f64],
-) -> Result<(), KernelError> {
-    let t = checked_table::<D>(kind, xref);
-    let nn = t.nn;
-    assert!(
-        m.len() == nn * nn,
-        "mass: m has length {}, expected {}",
-        m.len(),
-        nn * nn
-    );
-    m.fill(0.0);
-    for q in 0..t.nq {
-        let w = density * by_nodes!(nn, qp_geometry::<D>(t, q, xref))?.dvol;
-        let n = &t.n[q];
-        for a in 0..nn {
-            for b in 0..nn {
-                m[a * nn + b] += w * n[a] * n[b];
-            }
-        }
-    }
-    if lumped {
-        for a in 0..nn {
-            let row: f64 = m[a * nn..(a + 1) * nn].iter().sum();
-            m[a * nn..(a + 1) * nn].fill(0.0);
-            m[a * nn + a] = row;
-        }
-    }
-    Ok(())
-}
-
-/// Volume-averaged Cauchy stress (3×3; plane strain has σ_zz ≠ 0) and strain
-/// energy density (energy / reference volume) of the element in configuration `x`.
-///
-/// The average is over the *current* volume: `σ̄ = ∫ σ dv / ∫ dv
-/// = Σ_q dV_q F S Fᵀ / Σ_q dV_q det F`, with `σ = F S Fᵀ / J`.
-#[track_caller]
-pub fn cell_stress<const D: usize>(
-    kind: ElementKind,
-    material: &Material,
-    xref: &[[f64; 3]],
-    x: &[[f64; 3]],
-) -> Result<(Matrix3<f64>, f64), KernelError> {
-    let t = checked_stiffness_table::<D>(kind, xref);
-    assert!(
-        x.len() == t.nn,
-        "cell_stress: x has {} nodes, expected {}",
-        x.len(),
-        t.nn
-    );
-    by_nodes!(t.nn, cell_stress_n::<D>(t, material, xref, x))
-}
-
-fn cell_stress_n<const D: usize, const N: usize>(
-    t: &RefTable,
-    material: &Material,
-    xref: &[[f64; 3]],
-    x: &[[f64; 3]],
-) -> Result<(Matrix3<f64>, f64), KernelError> {
-    let mut tau = Matrix3::zeros();
-    let (mut vref, mut vcur, mut e) = (0.0, 0.0, 0.0);
-    for q in 0..t.nq {
-        let g = qp_geometry::<D, N>(t, q, xref)?;
-        let fx = deformation_gradient::<D, N>(&g, x);
-        let det = checked_det(&fx)?;
-        let c = fx.transpose() * fx;
-        tau += fx * material.stress(&c) * fx.transpose() * g.dvol;
-        e += g.dvol * material.energy(&c);
-        vref += g.dvol;
-        vcur += g.dvol * det;
-    }
-    Ok((tau / vcur, e / vref))
-}
-
 /// The table of `kind` after checking the caller's contract.
 #[track_caller]
 #[inline]
-fn checked_table<const D: usize>(kind: ElementKind, xref: &[[f64; 3]]) -> &'static RefTable {
+pub(super) fn checked_table<const D: usize>(
+    kind: ElementKind,
+    xref: &[[f64; 3]],
+) -> &'static RefTable {
     checked::<D>(kind, xref, table(kind))
 }
 
 /// The stiffness table of `kind` (centroid rule on simplices) after the same checks.
 #[track_caller]
 #[inline]
-fn checked_stiffness_table<const D: usize>(
+pub(super) fn checked_stiffness_table<const D: usize>(
     kind: ElementKind,
     xref: &[[f64; 3]],
 ) -> &'static RefTable {
@@ -336,7 +267,7 @@ fn checked_stiffness_table<const D: usize>(
 
 #[track_caller]
 #[inline]
-fn checked<const D: usize>(
+pub(super) fn checked<const D: usize>(
     kind: ElementKind,
     xref: &[[f64; 3]],
     t: &'static RefTable,
@@ -360,7 +291,7 @@ fn checked<const D: usize>(
 /// A non-finite stress (e.g. overflow at an absurd strain) is reported as inversion:
 /// the step must be cut either way.
 #[inline]
-fn check_finite(s: &Matrix3<f64>) -> Result<(), KernelError> {
+pub(super) fn check_finite(s: &Matrix3<f64>) -> Result<(), KernelError> {
     if s.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {

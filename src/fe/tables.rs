@@ -4,10 +4,10 @@
 use super::{ElementKind, QuadPoint};
 use std::sync::OnceLock;
 
-/// Largest node count of any element (hex8).
-pub(crate) const MAX_NODES: usize = 8;
-/// Largest quadrature-point count of any element (hex8, 2×2×2).
-pub(crate) const MAX_QP: usize = 8;
+/// Largest node count of any element (hex27).
+pub const MAX_NODES: usize = 27;
+/// Largest quadrature-point count of any rule (hex20/hex27, 3×3×3).
+pub(crate) const MAX_QP: usize = 27;
 
 /// Shape data of one element kind at its quadrature points.
 #[derive(Debug, Clone, Copy)]
@@ -20,24 +20,6 @@ pub(crate) struct RefTable {
     /// `dn[q][a][k] = ∂N_a/∂ξ_k (ξ_q)`.
     pub dn: [[[f64; 3]; MAX_NODES]; MAX_QP],
 }
-
-const ALL: [ElementKind; 5] = [
-    ElementKind::Line2,
-    ElementKind::Tri3,
-    ElementKind::Quad4,
-    ElementKind::Tet4,
-    ElementKind::Hex8,
-];
-
-/// Centroid rules: `(ξ_c, reference measure)`.
-const TRI_CENTROID: [QuadPoint; 1] = [QuadPoint {
-    xi: [1.0 / 3.0, 1.0 / 3.0, 0.0],
-    weight: 0.5,
-}];
-const TET_CENTROID: [QuadPoint; 1] = [QuadPoint {
-    xi: [0.25, 0.25, 0.25],
-    weight: 1.0 / 6.0,
-}];
 
 fn build(kind: ElementKind, qps: &[QuadPoint]) -> RefTable {
     let mut t = RefTable {
@@ -54,25 +36,42 @@ fn build(kind: ElementKind, qps: &[QuadPoint]) -> RefTable {
     t
 }
 
-/// The table of `kind` at its full rule [`ElementKind::quadrature`] (built on first call).
+/// One table per kind, built on the heap (a table is 23 kB).
+fn build_all(rule: impl Fn(ElementKind) -> Vec<QuadPoint>) -> Box<[RefTable]> {
+    ElementKind::ALL
+        .iter()
+        .map(|&k| build(k, &rule(k)))
+        .collect()
+}
+
+/// The table of `kind` at its mass rule [`ElementKind::quadrature`] (built on first call).
 #[inline]
 pub(crate) fn table(kind: ElementKind) -> &'static RefTable {
-    static TABLES: OnceLock<[RefTable; 5]> = OnceLock::new();
-    let all = TABLES.get_or_init(|| ALL.map(|k| build(k, k.quadrature())));
+    static TABLES: OnceLock<Box<[RefTable]>> = OnceLock::new();
+    let all = TABLES.get_or_init(|| build_all(|k| k.quadrature().to_vec()));
     &all[kind as usize]
 }
 
-/// The table for integrands that are functions of `F` only (internal force, tangent,
-/// strain energy, stress): on the affine simplices `F` is constant, so the centroid
-/// rule is exact; quad4/hex8 use their full rule.
+/// The table of `kind` at its stiffness rule [`ElementKind::stiffness_quadrature`],
+/// for integrands that are functions of `F` only (internal force, tangent,
+/// strain energy, stress).
 #[inline]
 pub(crate) fn stiffness_table(kind: ElementKind) -> &'static RefTable {
-    static TABLES: OnceLock<[RefTable; 5]> = OnceLock::new();
+    static TABLES: OnceLock<Box<[RefTable]>> = OnceLock::new();
+    let all = TABLES.get_or_init(|| build_all(|k| k.stiffness_quadrature().to_vec()));
+    &all[kind as usize]
+}
+
+/// The table of `kind` at its own nodes (for nodal stresses and Jacobian checks).
+#[inline]
+pub(crate) fn nodal_table(kind: ElementKind) -> &'static RefTable {
+    static TABLES: OnceLock<Box<[RefTable]>> = OnceLock::new();
     let all = TABLES.get_or_init(|| {
-        ALL.map(|k| match k {
-            ElementKind::Tri3 => build(k, &TRI_CENTROID),
-            ElementKind::Tet4 => build(k, &TET_CENTROID),
-            _ => build(k, k.quadrature()),
+        build_all(|k| {
+            k.reference_nodes()
+                .iter()
+                .map(|&xi| QuadPoint { xi, weight: 0.0 })
+                .collect()
         })
     });
     &all[kind as usize]

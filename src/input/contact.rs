@@ -93,6 +93,9 @@ fn surface_group(
             ),
         );
     }
+    if let Some(problem) = mesh.contact_surface_problem(n) {
+        return ctx.err(Some(name.span()), key, problem);
+    }
     Ok(n.clone())
 }
 

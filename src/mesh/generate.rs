@@ -29,11 +29,7 @@ fn lerp(lo: f64, hi: f64, i: usize, n: usize) -> f64 {
 }
 
 fn group(name: String, dim: usize, elements: Vec<Element>) -> Group {
-    Group {
-        name,
-        dim,
-        elements,
-    }
+    Group::new(name, dim, elements)
 }
 
 /// Box `[min, max]` with `divisions` per axis. 2D (`min.len() == 2`): quad4 or
@@ -161,6 +157,7 @@ fn box2(name: &str, min: &[f64], max: &[f64], n: [usize; 2], kind: ElementKind) 
         dim: 2,
         nodes,
         groups,
+        ..Mesh::default()
     }
 }
 
@@ -268,6 +265,7 @@ fn box3(name: &str, min: &[f64], max: &[f64], n: [usize; 3], kind: ElementKind) 
         dim: 3,
         nodes,
         groups,
+        ..Mesh::default()
     }
 }
 

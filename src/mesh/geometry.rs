@@ -1,7 +1,8 @@
-//! Element geometry from node coordinates alone (no `fe` shape functions):
-//! measures, corner Jacobians and face lists.
+//! Element geometry from node coordinates: measures and corner Jacobians
+//! (closed forms for first-order elements; second-order ones through the
+//! `fe` shape functions and mass rule).
 use super::Element;
-use crate::fe::ElementKind;
+use crate::fe::{ElementKind, MAX_NODES};
 
 pub(super) type V3 = [f64; 3];
 
@@ -42,25 +43,6 @@ pub(super) const HEX_REF: [[f64; 3]; 8] = [
     [-1., 1., 1.],
 ];
 
-/// Faces of the body elements, each listed so that `(x1 − x0) × (x2 − x0)` (3D)
-/// or the edge direction rotated clockwise (2D) points out of the element.
-pub(super) fn faces(kind: ElementKind) -> &'static [&'static [usize]] {
-    match kind {
-        ElementKind::Tri3 => &[&[0, 1], &[1, 2], &[2, 0]],
-        ElementKind::Quad4 => &[&[0, 1], &[1, 2], &[2, 3], &[3, 0]],
-        ElementKind::Tet4 => &[&[0, 2, 1], &[0, 1, 3], &[0, 3, 2], &[1, 2, 3]],
-        ElementKind::Hex8 => &[
-            &[0, 3, 2, 1],
-            &[4, 5, 6, 7],
-            &[0, 1, 5, 4],
-            &[1, 2, 6, 5],
-            &[2, 3, 7, 6],
-            &[3, 0, 4, 7],
-        ],
-        ElementKind::Line2 => &[],
-    }
-}
-
 /// `x(ξ)` derivatives of a bilinear quad at reference point (ξ, η).
 fn quad_tangents(x: &[V3], xi: f64, eta: f64) -> (V3, V3) {
     let mut a = [0.0; 3];
@@ -95,8 +77,8 @@ pub(super) fn hex_det(x: &[V3], q: [f64; 3]) -> f64 {
 }
 
 /// Gathers the coordinates of an element's nodes.
-pub(super) fn coords(e: &Element, nodes: &[V3]) -> ([V3; 8], usize) {
-    let mut x = [[0.0; 3]; 8];
+pub(super) fn coords(e: &Element, nodes: &[V3]) -> ([V3; MAX_NODES], usize) {
+    let mut x = [[0.0; 3]; MAX_NODES];
     let n = e.nodes().len();
     for (xi, &a) in x.iter_mut().zip(e.nodes()) {
         *xi = nodes[a];
@@ -106,7 +88,9 @@ pub(super) fn coords(e: &Element, nodes: &[V3]) -> ([V3; 8], usize) {
 
 /// Length, area or volume of an element (absolute value). Quad4 and hex8 use
 /// 2×2 / 2×2×2 Gauss points, exact for the bilinear/trilinear Jacobian (and for
-/// planar quads in 3D). Panics if a node index is out of range (caller bug).
+/// planar quads in 3D); second-order kinds the element's mass rule on
+/// `√det(JᵀJ)` (exact for undistorted elements). Panics if a node index is out
+/// of range (caller bug).
 #[track_caller]
 pub fn element_measure(e: &Element, nodes: &[[f64; 3]]) -> f64 {
     let (x, _) = coords(e, nodes);
@@ -136,5 +120,39 @@ pub fn element_measure(e: &Element, nodes: &[[f64; 3]]) -> f64 {
             }
             v.abs()
         }
+        k => curved_measure(k, &x[..k.n_nodes()]),
     }
+}
+
+/// Columns `∂x/∂ξ_k` (`k` < reference dimension) of the map of a `kind`
+/// element with nodes `x` at reference point `xi`.
+pub(super) fn tangents(kind: ElementKind, x: &[V3], xi: &[f64; 3]) -> [V3; 3] {
+    let mut n = [0.0; MAX_NODES];
+    let mut dn = [[0.0; 3]; MAX_NODES];
+    kind.shape(xi, &mut n, &mut dn);
+    let mut t = [[0.0; 3]; 3];
+    for (p, d) in x.iter().zip(&dn) {
+        for (tk, dk) in t.iter_mut().zip(d) {
+            for i in 0..3 {
+                tk[i] += dk * p[i];
+            }
+        }
+    }
+    t
+}
+
+/// `Σ_q w_q √det(JᵀJ)` on the mass rule: length, area or volume of any kind.
+fn curved_measure(kind: ElementKind, x: &[V3]) -> f64 {
+    kind.quadrature()
+        .iter()
+        .map(|q| {
+            let t = tangents(kind, x, &q.xi);
+            let jac = match kind.ref_dim() {
+                1 => norm(t[0]),
+                2 => norm(cross(t[0], t[1])),
+                _ => det3(t[0], t[1], t[2]).abs(),
+            };
+            q.weight * jac
+        })
+        .sum()
 }

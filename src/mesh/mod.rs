@@ -3,22 +3,27 @@
 //!
 //! A `Mesh` holds all nodes of a model (z = 0 in 2D) and named groups of
 //! elements. A volume group (elements of the model's dimension) is a body; a
-//! group of boundary elements (line2 in 2D; tri3/quad4 in 3D) is a surface.
+//! group of boundary elements (line2/line3 in 2D; tri3/quad4/tri6/quad8/quad9 in
+//! 3D) is a surface. A mesh read from a file remembers the file and the Gmsh
+//! node and element tags, so that messages name what the user's mesher shows
+//! ([`Mesh::node_label`], [`Group::element_label`]).
 //!
 //! Orientation conventions (kept by the generators and the Gmsh reader, checked
 //! by [`Mesh::check_elements`] and [`Mesh::orient_surfaces`]):
 //! * body elements in Gmsh node order with a positive Jacobian (counter-clockwise
 //!   in 2D);
-//! * surface faces point out of the body they bound: a 2D line2 edge with
-//!   direction `t` has outward normal `(t_y, −t_x)` (edges run counter-clockwise
-//!   around the body, clockwise around a hole); a 3D face has outward normal
-//!   along `(x1 − x0) × (x2 − x0)`.
+//! * surface faces point out of the body they bound: a 2D edge with
+//!   direction `t = x1 − x0` has outward normal `(t_y, −t_x)` (edges run
+//!   counter-clockwise around the body, clockwise around a hole); a 3D face has
+//!   outward normal along `(x1 − x0) × (x2 − x0)` (nodes 0, 1, 2 are corners
+//!   for every kind).
 
-use crate::fe::ElementKind;
+use crate::fe::{ElementKind, MAX_NODES};
 use std::path::{Path, PathBuf};
 
 mod boundary;
 mod check;
+mod elevate;
 pub mod generate;
 mod geometry;
 mod gmsh;
@@ -27,11 +32,12 @@ pub use geometry::element_measure;
 pub use gmsh::{parse_gmsh, read_gmsh};
 
 /// One element: its kind and global node indices (0-based into `Mesh::nodes`).
-/// Node order follows Gmsh/VTK.
+/// Node order follows Gmsh (VTK's differs for tet10, hex20 and hex27:
+/// [`ElementKind::vtk_order`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Element {
     pub kind: ElementKind,
-    nodes: [usize; 8],
+    nodes: [usize; MAX_NODES],
 }
 
 impl Element {
@@ -44,7 +50,7 @@ impl Element {
             "node count of a {}",
             kind.name()
         );
-        let mut n = [0usize; 8];
+        let mut n = [0usize; MAX_NODES];
         n[..nodes.len()].copy_from_slice(nodes);
         Element { kind, nodes: n }
     }
@@ -68,6 +74,31 @@ pub struct Group {
     /// Topological dimension of the group's elements (1, 2 or 3).
     pub dim: usize,
     pub elements: Vec<Element>,
+    /// The Gmsh element tag of each element when the group was read from a
+    /// file; empty for generated groups.
+    pub tags: Vec<u64>,
+}
+
+impl Group {
+    /// A group without file tags (generated).
+    pub fn new(name: String, dim: usize, elements: Vec<Element>) -> Group {
+        Group {
+            name,
+            dim,
+            elements,
+            tags: Vec::new(),
+        }
+    }
+
+    /// How messages name element `i` of the group: its Gmsh tag when the
+    /// group was read from a file (`element 1234`), else its position
+    /// (`element #12`, 0-based).
+    pub fn element_label(&self, i: usize) -> String {
+        match self.tags.get(i) {
+            Some(t) => format!("element {t}"),
+            None => format!("element #{i}"),
+        }
+    }
 }
 
 /// Nodes and named groups of a whole model.
@@ -78,6 +109,10 @@ pub struct Mesh {
     /// Node coordinates (z = 0 in 2D).
     pub nodes: Vec<[f64; 3]>,
     pub groups: Vec<Group>,
+    /// The mesh file the nodes (the first `node_tags.len()` of them) came from.
+    pub file: Option<PathBuf>,
+    /// Gmsh node tags of the first nodes (those read from `file`).
+    pub node_tags: Vec<u64>,
 }
 
 /// Why a mesh could not be read or built. Always names the file (when there is
@@ -101,6 +136,34 @@ pub enum MeshError {
 }
 
 impl Mesh {
+    /// How messages name node `a`: its Gmsh tag when it was read from a file
+    /// (`node 57`), else its position (`node #56`, 0-based).
+    pub fn node_label(&self, a: usize) -> String {
+        match self.node_tags.get(a) {
+            Some(t) => format!("node {t}"),
+            None => format!("node #{a}"),
+        }
+    }
+
+    /// The labels of nodes `nodes`, space-separated ([`Mesh::node_label`]
+    /// without the word "node").
+    pub fn node_list(&self, nodes: &[usize]) -> String {
+        let one = |a: usize| match self.node_tags.get(a) {
+            Some(t) => t.to_string(),
+            None => format!("#{a}"),
+        };
+        nodes.iter().map(|&a| one(a)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// `"<file>: "` for a mesh read from a file, else `""`: the start of a
+    /// message about the mesh.
+    pub fn file_prefix(&self) -> String {
+        self.file
+            .as_ref()
+            .map(|f| format!("{}: ", f.display()))
+            .unwrap_or_default()
+    }
+
     /// The group called `name`.
     pub fn group(&self, name: &str) -> Option<&Group> {
         self.groups.iter().find(|g| g.name == name)
@@ -108,7 +171,8 @@ impl Mesh {
 
     /// Appends `other` (same dimension), offsetting its node indices; returns the
     /// offset. Fails if a group name is already taken or the dimensions differ.
-    /// An empty mesh (`Mesh::default()`, dimension 0) takes `other`'s dimension.
+    /// An empty mesh (`Mesh::default()`, dimension 0) takes `other`'s dimension
+    /// and file; otherwise the appended nodes have no file tags.
     pub fn append(&mut self, other: Mesh) -> Result<usize, MeshError> {
         let empty = self.dim == 0 && self.nodes.is_empty() && self.groups.is_empty();
         if !empty && self.dim != other.dim {
@@ -135,6 +199,8 @@ impl Mesh {
         }
         if empty {
             self.dim = other.dim;
+            self.file = other.file;
+            self.node_tags = other.node_tags;
         }
         let offset = self.nodes.len();
         self.nodes.extend_from_slice(&other.nodes);
@@ -147,6 +213,39 @@ impl Mesh {
             self.groups.push(g);
         }
         Ok(offset)
+    }
+
+    /// Why the surface group `name` cannot be a contact surface yet, if it
+    /// cannot: it has second-order faces (line3, tri6, quad8, quad9), alone or
+    /// mixed with first-order ones. Contact kinematics are node-to-segment on
+    /// first-order faces only.
+    pub fn contact_surface_problem(&self, name: &str) -> Option<String> {
+        let g = self.group(name)?;
+        let (i, e) = g
+            .elements
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.kind.order() == 2)?;
+        let mixed = g
+            .elements
+            .iter()
+            .find(|f| f.kind.order() == 1)
+            .map(|f| {
+                format!(
+                    " and mixes orders ({} faces and {} faces)",
+                    f.kind.name(),
+                    e.kind.name()
+                )
+            })
+            .unwrap_or_default();
+        Some(format!(
+            "{}group \"{name}\" has second-order faces ({} is a {}){mixed}: contact on \
+             quadratic faces is not available yet; mesh the bodies in contact with \
+             first-order elements (Gmsh: Mesh.ElementOrder = 1)",
+            self.file_prefix(),
+            g.element_label(i),
+            e.kind.name()
+        ))
     }
 
     /// Nodes used by a group, sorted and deduplicated.

@@ -7,7 +7,12 @@
 //! `UInt64`, cell types as `UInt8`, and every field as a `Float64` array with
 //! `NumberOfComponents` = the field's `components`. Fields of 1, 3 and 9
 //! components are tagged as the active scalars / vectors / tensors (the first
-//! of each kind); tensors are 3×3 row-major, as VTK expects.
+//! of each kind); tensors are 3×3 row-major, as VTK expects. Second-order
+//! elements are written as VTK's quadratic cells (VTK_QUADRATIC_EDGE,
+//! _TRIANGLE, _QUAD, VTK_BIQUADRATIC_QUAD, VTK_QUADRATIC_TETRA, _HEXAHEDRON,
+//! VTK_TRIQUADRATIC_HEXAHEDRON), which ParaView draws curved, with their nodes
+//! in VTK's order ([`ElementKind::vtk_order`]: tet10, hex20 and hex27 differ
+//! from Gmsh's).
 use super::{format_error, write_atomic, Field, Frame, OutputError};
 use crate::fe::ElementKind;
 use std::path::{Path, PathBuf};
@@ -37,7 +42,8 @@ pub fn render_vtu(path: &Path, frame: &Frame) -> Result<Vec<u8>, OutputError> {
     let mut offsets = Vec::with_capacity(n_cells);
     let mut types = Vec::with_capacity(n_cells);
     for (i, cell) in frame.cells.iter().enumerate() {
-        for &node in cell.nodes() {
+        for &k in cell.kind.vtk_order() {
+            let node = cell.nodes()[k];
             if node >= n_points {
                 return Err(format_error(
                     path,
@@ -138,6 +144,13 @@ fn cell_type(kind: ElementKind) -> CellType {
         ElementKind::Quad4 => CellType::Quad,
         ElementKind::Tet4 => CellType::Tetra,
         ElementKind::Hex8 => CellType::Hexahedron,
+        ElementKind::Line3 => CellType::QuadraticEdge,
+        ElementKind::Tri6 => CellType::QuadraticTriangle,
+        ElementKind::Quad8 => CellType::QuadraticQuad,
+        ElementKind::Quad9 => CellType::BiquadraticQuad,
+        ElementKind::Tet10 => CellType::QuadraticTetra,
+        ElementKind::Hex20 => CellType::QuadraticHexahedron,
+        ElementKind::Hex27 => CellType::TriquadraticHexahedron,
     };
     debug_assert_eq!(t as u8, kind.vtk_type());
     t

@@ -17,5 +17,6 @@ mod output_csv;
 mod output_folder;
 mod output_plot;
 mod output_vtk;
+mod quadratic_meshes;
 mod restart;
 mod run;

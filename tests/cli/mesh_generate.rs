@@ -258,7 +258,7 @@ fn check_elements_catches_a_flipped_generated_element() {
         m.groups[0].elements[4].nodes_mut().swap(0, 1);
         let err = m.check_elements().unwrap_err().to_string();
         assert!(
-            err.contains("\"p\"") && err.contains("element 4") && err.contains("inverted"),
+            err.contains("\"p\"") && err.contains("element #4") && err.contains("inverted"),
             "{err}"
         );
     }
@@ -267,7 +267,7 @@ fn check_elements_catches_a_flipped_generated_element() {
         m.groups[0].elements[7].nodes_mut().swap(0, 1);
         let err = m.check_elements().unwrap_err().to_string();
         assert!(
-            err.contains("element 7") && err.contains("inverted"),
+            err.contains("element #7") && err.contains("inverted"),
             "{err}"
         );
     }
@@ -280,7 +280,7 @@ fn check_elements_catches_a_flipped_generated_element() {
     m.nodes[n4] = [1.2, 1.2, 1.0];
     let err = m.check_elements().unwrap_err().to_string();
     assert!(
-        err.contains("element 0") && err.contains("inverted"),
+        err.contains("element #0") && err.contains("inverted"),
         "{err}"
     );
 }
@@ -351,7 +351,7 @@ fn affine_maps_scale_measure_and_reflections_invert() {
             } else {
                 let err = m.check_elements().unwrap_err().to_string();
                 assert!(
-                    err.contains("element 0") && err.contains("inverted"),
+                    err.contains("element #0") && err.contains("inverted"),
                     "{err}"
                 );
             }

@@ -45,6 +45,7 @@ pub fn local_faces(kind: ElementKind) -> Vec<Vec<usize>> {
             vec![3, 0, 4, 7],
         ],
         ElementKind::Line2 => vec![],
+        k => unreachable!("this helper covers the first-order kinds, not {k:?}"),
     }
 }
 

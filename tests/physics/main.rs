@@ -4,10 +4,14 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod cantilever;
 mod free_flight;
 mod hyperelastic;
 mod kernel_force;
 mod kernel_mass;
 mod kernel_step;
+mod quadratic_free_flight;
+mod quadratic_kernels;
+mod quadratic_shape;
 mod shape;
 mod validation_free_flight;

@@ -37,6 +37,7 @@ fn inside(kind: ElementKind, u: [f64; 3]) -> [f64; 3] {
             };
             [u[0] * f, u[1] * f, u[2] * f]
         }
+        k => unreachable!("this test covers the first-order kinds, not {k:?}"),
     }
 }
 
@@ -134,6 +135,7 @@ fn exact_monomial(kind: ElementKind, p: [u32; 3]) -> f64 {
         ElementKind::Tet4 => {
             factorial(p[0]) * factorial(p[1]) * factorial(p[2]) / factorial(p[0] + p[1] + p[2] + 3)
         }
+        k => unreachable!("this test covers the first-order kinds, not {k:?}"),
     }
 }
 

@@ -8,13 +8,14 @@
 // Index loops mirror the index notation of the formulas.
 #![allow(clippy::needless_range_loop)]
 
-use super::super::tables::{RefTable, MAX_NODES};
+use super::super::tables::RefTable;
 use super::KernelError;
 use nalgebra::Matrix3;
 
-/// Gradients `∇_X N_a` (z-component 0 in 2D) and the volume weight `w_q det J`.
-pub(super) struct QpGeometry {
-    pub grad: [[f64; 3]; MAX_NODES],
+/// Gradients `∇_X N_a` of the `N` nodes (z-component 0 in 2D) and the volume
+/// weight `w_q det J`.
+pub(super) struct QpGeometry<const N: usize> {
+    pub grad: [[f64; 3]; N],
     pub dvol: f64,
 }
 
@@ -25,7 +26,7 @@ pub(super) fn qp_geometry<const D: usize, const N: usize>(
     t: &RefTable,
     q: usize,
     xref: &[[f64; 3]],
-) -> Result<QpGeometry, KernelError> {
+) -> Result<QpGeometry<N>, KernelError> {
     let dn = &t.dn[q];
     let mut j = Matrix3::<f64>::identity();
     for i in 0..D {
@@ -43,7 +44,7 @@ pub(super) fn qp_geometry<const D: usize, const N: usize>(
     }
     // J⁻¹ = adj(J)/det; explicit to avoid the pivoting branch of a general inverse.
     let jinv = inverse_with_det(&j, det);
-    let mut grad = [[0.0; 3]; MAX_NODES];
+    let mut grad = [[0.0; 3]; N];
     for a in 0..N {
         for k in 0..D {
             let mut s = 0.0;
@@ -80,7 +81,7 @@ fn inverse_with_det(a: &Matrix3<f64>, det: f64) -> Matrix3<f64> {
 /// `F = Σ_a x_a ⊗ ∇_X N_a` (3×3, `F_zz = 1` in 2D).
 #[inline]
 pub(super) fn deformation_gradient<const D: usize, const N: usize>(
-    g: &QpGeometry,
+    g: &QpGeometry<N>,
     x: &[[f64; 3]],
 ) -> Matrix3<f64> {
     let mut f = Matrix3::<f64>::identity();

@@ -14,8 +14,8 @@
 //! *Finite Element Procedures*, 1996, ch. 6, total Lagrangian `B_L`, `B_NL`).
 //! The tangent is accumulated as `K_{ai,bj} = G_a·H_ij G_b` with 3×3 blocks `H_ij`
 //! (see [`add_tangent`]), which costs about half the flops of the `Bᵀ T B` product
-//! and vectorizes over `b`. Everything lives in fixed-size stack arrays
-//! (≤ 8 nodes × 3 = 24 dofs).
+//! and vectorizes over `b`. Everything lives in fixed-size stack arrays sized
+//! by the element's node count `N` (≤ 27 nodes × 3 = 81 dofs).
 
 // Index loops mirror the index notation of the formulas.
 #![allow(clippy::needless_range_loop)]
@@ -24,19 +24,19 @@ use super::geometry::QpGeometry;
 use crate::material::Tangent;
 use nalgebra::Matrix3;
 
-/// `f += dV F_f S G_a`.
+/// `f_a += dV F_f S G_a`.
 #[inline]
 pub(super) fn add_force<const D: usize, const N: usize>(
-    g: &QpGeometry,
+    g: &QpGeometry<N>,
     ff: &Matrix3<f64>,
     s: &Matrix3<f64>,
-    f: &mut [f64],
+    f: &mut [[f64; 3]; N],
 ) {
     let p = ff * s * g.dvol;
     for a in 0..N {
         let ga = &g.grad[a];
         for i in 0..D {
-            f[a * D + i] += p[(i, 0)] * ga[0] + p[(i, 1)] * ga[1] + p[(i, 2)] * ga[2];
+            f[a][i] += p[(i, 0)] * ga[0] + p[(i, 1)] * ga[1] + p[(i, 2)] * ga[2];
         }
     }
 }
@@ -56,7 +56,7 @@ pub(super) type Blocks<const N: usize> = [[[[f64; N]; N]; 3]; 3];
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn add_tangent<const D: usize, const N: usize>(
-    g: &QpGeometry,
+    g: &QpGeometry<N>,
     ff: &Matrix3<f64>,
     f1: &Matrix3<f64>,
     s: &Matrix3<f64>,

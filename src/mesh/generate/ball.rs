@@ -141,5 +141,6 @@ pub fn ball(
             group(name.to_string(), 3, body),
             group(format!("{name}_outer"), 2, outer),
         ],
+        ..Mesh::default()
     })
 }

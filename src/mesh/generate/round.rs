@@ -86,6 +86,7 @@ pub fn ring(
             group(format!("{name}_outer"), 1, outer),
             group(format!("{name}_inner"), 1, inner),
         ],
+        ..Mesh::default()
     })
 }
 
@@ -206,5 +207,6 @@ pub fn disk(
             group(name.to_string(), 2, body),
             group(format!("{name}_outer"), 1, outer),
         ],
+        ..Mesh::default()
     })
 }

@@ -9,7 +9,8 @@
 //! nodes int)`, until the announced number of elements is read.
 use super::super::MeshError;
 use super::cursor::{field, parse_error, read_physical_names, Cursor, Endian, Header};
-use super::raw::{gmsh_type_info, RawElement, RawMesh};
+use super::raw::{gmsh_type_info, type_name, RawElement, RawMesh};
+use crate::fe::{ElementKind, MAX_NODES};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -218,7 +219,7 @@ fn elements_ascii(
             tag,
             gmsh_type,
             dim: info.map_or(-1, |i| i.1),
-            nodes: [0; 8],
+            nodes: [0; MAX_NODES],
             n_nodes: 0,
             physical_set: set_for(physical, raw, set_of),
             line: Some(line),
@@ -228,7 +229,7 @@ fn elements_ascii(
             let t: u64 = s.parse().map_err(|_| {
                 parse_error(path, Some(line), format!("bad node tag `{}`", short(s)))
             })?;
-            if k < 8 {
+            if k < MAX_NODES {
                 e.nodes[k] = t;
             }
             k += 1;
@@ -238,11 +239,22 @@ fn elements_ascii(
                 return Err(parse_error(
                     path,
                     Some(line),
-                    format!("element {tag} of type {gmsh_type} needs {nn} nodes, found {k}"),
+                    format!(
+                        "element {tag} ({}, Gmsh type {gmsh_type}) needs {nn} nodes, found {k}{}",
+                        type_name(gmsh_type),
+                        if k < nn
+                            && ElementKind::from_gmsh_type(gmsh_type)
+                                .is_some_and(|t| t.order() == 2)
+                        {
+                            ": an incomplete second-order element (a midside node is missing)"
+                        } else {
+                            ""
+                        }
+                    ),
                 ));
             }
         }
-        e.n_nodes = if k <= 8 { k as u8 } else { 0 };
+        e.n_nodes = if k <= MAX_NODES { k as u8 } else { 0 };
         raw.elements.push(e);
     }
     Ok(())
@@ -364,12 +376,12 @@ fn elements_binary(
                 tag: tag.max(0) as u64,
                 gmsh_type,
                 dim,
-                nodes: [0; 8],
-                n_nodes: if nn <= 8 { nn as u8 } else { 0 },
+                nodes: [0; MAX_NODES],
+                n_nodes: if nn <= MAX_NODES { nn as u8 } else { 0 },
                 physical_set: set_for(physical, raw, set_of),
                 line: None,
             };
-            if nn <= 8 {
+            if nn <= MAX_NODES {
                 let off = 4 * (1 + ntags as usize);
                 for k in 0..nn {
                     let t = int(&r[off + 4 * k..], en);

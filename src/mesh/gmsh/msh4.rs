@@ -11,6 +11,7 @@ use super::super::MeshError;
 use super::cursor::{parse_error, read_physical_names, Cursor, Endian, Header};
 use super::msh4_tags::node_tags;
 use super::raw::{RawElement, RawMesh};
+use crate::fe::MAX_NODES;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -134,12 +135,12 @@ pub(super) fn read(bytes: &[u8], header: &Header, path: &Path) -> Result<RawMesh
                 tag: el.element_tag,
                 gmsh_type,
                 dim: block.entity_dim,
-                nodes: [0; 8],
+                nodes: [0; MAX_NODES],
                 n_nodes: 0,
                 physical_set: set,
                 line: None,
             };
-            if el.nodes.len() <= 8 {
+            if el.nodes.len() <= MAX_NODES {
                 e.nodes[..el.nodes.len()].copy_from_slice(&el.nodes);
                 e.n_nodes = el.nodes.len() as u8;
             }

@@ -2,20 +2,20 @@
 //! a [`Mesh`] with 0-based node indices and named groups.
 use super::super::{Element, Group, Mesh, MeshError};
 use super::cursor::parse_error;
-use crate::fe::ElementKind;
+use crate::fe::{ElementKind, MAX_NODES};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// One element as written: Gmsh tag and type, node tags (first-order kinds
-/// only; empty for other types), the entity dimension and the set of physical
-/// tags it belongs to (index into [`RawMesh::physical_sets`]).
+/// One element as written: Gmsh tag and type, node tags (kinds of at most
+/// [`MAX_NODES`] nodes; empty for larger types), the entity dimension and the
+/// set of physical tags it belongs to (index into [`RawMesh::physical_sets`]).
 #[derive(Debug, Clone)]
 pub(super) struct RawElement {
     pub tag: u64,
     pub gmsh_type: i32,
     /// Dimension of the entity/element (−1 when unknown).
     pub dim: i32,
-    pub nodes: [u64; 8],
+    pub nodes: [u64; MAX_NODES],
     pub n_nodes: u8,
     pub physical_set: usize,
     /// Line in the file (ASCII files).
@@ -82,22 +82,26 @@ pub(super) fn gmsh_type_info(t: i32) -> Option<(usize, i32)> {
 }
 
 /// Name of a Gmsh element type for messages.
-fn type_name(t: i32) -> String {
+pub(super) fn type_name(t: i32) -> String {
     match ElementKind::from_gmsh_type(t) {
         Some(k) => k.name().to_string(),
         None => match t {
             6 => "prism6".into(),
             7 => "pyramid5".into(),
-            8 => "line3".into(),
-            9 => "tri6".into(),
-            10 => "quad9".into(),
-            11 => "tet10".into(),
-            12 => "hex27".into(),
-            16 => "quad8".into(),
-            17 => "hex20".into(),
+            13 => "prism18".into(),
+            14 => "pyramid14".into(),
+            15 => "point".into(),
+            18 => "prism15".into(),
+            19 => "pyramid13".into(),
             _ => format!("gmsh type {t}"),
         },
     }
+}
+
+/// The element kinds the reader accepts, for messages.
+fn supported() -> String {
+    let names: Vec<&str> = ElementKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
 }
 
 /// Turns node tags into 0-based indices (file order), builds one group per
@@ -148,6 +152,7 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
             name,
             dim: d.max(0) as usize,
             elements: Vec::new(),
+            tags: Vec::new(),
         })
         .collect();
 
@@ -163,11 +168,13 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
                     path,
                     e.line,
                     format!(
-                        "element {} of unsupported type {} in physical group \"{}\" \
-                         (supported: line2, tri3, quad4, tet4, hex8)",
+                        "element {} of unsupported type {} (Gmsh type {}) in physical group \"{}\" \
+                         (supported: {})",
                         e.tag,
                         type_name(e.gmsh_type),
-                        g.name
+                        e.gmsh_type,
+                        g.name,
+                        supported()
                     ),
                 )
             })?;
@@ -195,20 +202,32 @@ pub(super) fn assemble(raw: RawMesh, path: &Path, dim: usize) -> Result<Mesh, Me
                     ),
                 ));
             }
-            let mut conn = [0usize; 8];
+            let mut conn = [0usize; MAX_NODES];
             for (c, &t) in conn.iter_mut().zip(&e.nodes[..kind.n_nodes()]) {
                 *c = index.get(t).ok_or_else(|| {
                     parse_error(
                         path,
                         e.line,
-                        format!("element {} references unknown node {t}", e.tag),
+                        format!(
+                            "element {} ({}) of group \"{}\" references unknown node {t} (not in $Nodes)",
+                            e.tag,
+                            kind.name(),
+                            g.name
+                        ),
                     )
                 })?;
             }
             g.elements.push(Element::new(kind, &conn[..kind.n_nodes()]));
+            g.tags.push(e.tag);
         }
     }
-    Ok(Mesh { dim, nodes, groups })
+    Ok(Mesh {
+        dim,
+        nodes,
+        groups,
+        file: Some(path.to_path_buf()),
+        node_tags: raw.node_tags,
+    })
 }
 
 /// In 2D every z must equal the first one to round-off (relative to the x-y
@@ -273,9 +292,9 @@ fn group_names(
     Ok(out)
 }
 
-/// Signed area (shoelace) of a tri3/quad4 in the x-y plane.
+/// Signed area (shoelace) of the corner polygon of a 2D element in the x-y plane.
 fn signed_area(e: &Element, nodes: &[[f64; 3]]) -> f64 {
-    let v = e.nodes();
+    let v = &e.nodes()[..e.kind.n_corners()];
     let mut a = 0.0;
     for (k, &i) in v.iter().enumerate() {
         let j = v[(k + 1) % v.len()];
@@ -285,9 +304,10 @@ fn signed_area(e: &Element, nodes: &[[f64; 3]]) -> f64 {
 }
 
 /// Renumbers every 2D body group whose elements are all clockwise (Gmsh meshes
-/// a plane surface with normal −z that way) to counter-clockwise: tri3
-/// `[0, 2, 1]`, quad4 `[0, 3, 2, 1]`. Groups with any counter-clockwise
-/// element are left alone.
+/// a plane surface with normal −z that way) to counter-clockwise with
+/// [`ElementKind::reversal`] (tri3 `[0, 2, 1]`, quad4 `[0, 3, 2, 1]`, and the
+/// midside nodes with them). Groups with any counter-clockwise element are
+/// left alone.
 pub(super) fn orient_plane_bodies(mesh: &mut Mesh) {
     let nodes = &mesh.nodes;
     for g in mesh.groups.iter_mut().filter(|g| g.dim == 2) {
@@ -297,7 +317,11 @@ pub(super) fn orient_plane_bodies(mesh: &mut Mesh) {
                 .all(|e| e.kind.ref_dim() == 2 && signed_area(e, nodes) < 0.0);
         if all_cw {
             for e in &mut g.elements {
-                e.nodes_mut()[1..].reverse();
+                let Some(p) = e.kind.reversal() else { continue };
+                let old = *e;
+                for (v, &k) in e.nodes_mut().iter_mut().zip(p) {
+                    *v = old.nodes()[k];
+                }
             }
         }
     }
