@@ -392,6 +392,19 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
     for (i, (c, spec)) in raw.contact.iter().zip(&contacts).enumerate() {
         contact_warnings(ctx, c, spec, i, integrator, &mut warnings);
     }
+    let petsc_options = raw
+        .solver
+        .petsc_options
+        .as_ref()
+        .map(|o| o.get_ref().trim().to_string());
+    #[cfg(not(feature = "mpi"))]
+    if let Some(o) = &raw.solver.petsc_options {
+        warnings.push(Warning {
+            key: "solver.petsc_options".into(),
+            line: Some(ctx.line_of(o.span())),
+            message: "has no effect in this build: PETSc solves only in the parallel build (cargo build --features mpi, docs/parallel.md)".into(),
+        });
+    }
 
     mesh.check_elements().map_err(|e| InputError {
         file: ctx.file.to_path_buf(),
@@ -429,6 +442,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         contacts,
         source: ctx.file.to_path_buf(),
         warnings,
+        petsc_options,
     })
 }
 
