@@ -28,7 +28,7 @@
 use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
-use crate::input::budget::{self, Size};
+use crate::input::budget;
 use crate::linalg::LinearMethod;
 use crate::model::Model;
 
@@ -54,18 +54,7 @@ pub fn method(model: &Model) -> Method {
         LinearMethod::Direct => true,
         LinearMethod::Iterative => false,
         LinearMethod::Auto => {
-            let nodes = model.mesh.nodes.len() as f64;
-            let elements: usize = model
-                .bodies
-                .iter()
-                .filter_map(|b| model.mesh.group(&b.group))
-                .map(|g| g.elements.len())
-                .sum();
-            let size = Size {
-                nodes,
-                elements: elements as f64,
-                per_element: if model.dim == 3 { 8.0 } else { 4.0 },
-            };
+            let size = super::model_size(model);
             let need = budget::run_bytes_with(model.dim, size, LinearMethod::Direct);
             need <= 0.5 * budget::machine_bytes().unwrap_or(32e9)
         }
@@ -191,7 +180,7 @@ impl<'p> Linear<'p> {
     pub fn begin_step(&mut self, x_owned: &[f64]) -> Result<(), PetscError> {
         self.fresh = true;
         if !self.factorization {
-            self.ksp.reset_preconditioner()?;
+            self.ksp.reset_preconditioner(&self.a)?;
         }
         if self.multigrid {
             self.coords.set_owned(x_owned)?;

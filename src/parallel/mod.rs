@@ -93,22 +93,26 @@ fn silence(rank: i32) {
     }
 }
 
-/// What `emcontact check` adds in the parallel build: the ranks, the
-/// method, and the memory a rank needs.
-pub fn check_lines(model: &Model) -> Vec<String> {
-    let world = comm::World::new();
-    let ranks = world.size;
+/// The size of `model` for the memory estimates (`input::budget`).
+pub fn model_size(model: &Model) -> Size {
     let elements: usize = model
         .bodies
         .iter()
         .filter_map(|b| model.mesh.group(&b.group))
         .map(|g| g.elements.len())
         .sum();
-    let size = Size {
+    Size {
         nodes: model.mesh.nodes.len() as f64,
         elements: elements as f64,
         per_element: if model.dim == 3 { 8.0 } else { 4.0 },
-    };
+    }
+}
+
+/// What `emcontact check` adds in the parallel build: the ranks, the
+/// method, and the memory a rank needs.
+pub fn check_lines(model: &Model) -> Vec<String> {
+    let ranks = comm::World::new().size;
+    let size = model_size(model);
     let method = linear::method(model);
     let direct = method.pc == "lu";
     let whole = budget::run_bytes_with(

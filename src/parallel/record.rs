@@ -12,7 +12,7 @@ use super::stepper::Distributed;
 use crate::driver::checkpoint::{self, StateData};
 use crate::driver::record::RecordSnapshot;
 use crate::driver::{
-    write_frame, Balance, Checkpoint, ModelKey, StepControl, BODY_COLUMNS, HISTORY_COLUMNS,
+    write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS,
     REACTION_COLUMNS,
 };
 use crate::dynamics::{Measures, State, StepError, StepReport, StepperSnapshot, SNAPSHOT_VERSION};
@@ -167,36 +167,9 @@ impl Recorder {
         let Some(files) = self.root.as_mut() else {
             return Ok(());
         };
-        files.history.row(&[
-            t,
-            dt,
-            m.kinetic,
-            m.strain,
-            m.gravity,
-            m.total(),
-            b.external_work,
-            m.linear[0],
-            m.linear[1],
-            m.linear[2],
-            m.angular[0],
-            m.angular[1],
-            m.angular[2],
-            r.iterations as f64,
-            r.residual,
-            b.dissipation,
-            b.defect,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            m.linear_scale,
-            m.angular_scale,
-            0.0,
-            r.linear_iterations as f64,
-            r.factorizations as f64,
-            r.chord_iterations as f64,
-        ])?;
+        files
+            .history
+            .row(&crate::driver::record::history_values(t, dt, m, b, r))?;
         for (name, bm) in self.body_names.iter().zip(bodies) {
             files.bodies.row_with_text(1, name, &bm.row(t))?;
         }
@@ -283,7 +256,7 @@ impl Recorder {
         };
         Checkpoint {
             version: checkpoint::CHECKPOINT_VERSION,
-            model: model_key(model),
+            model: crate::driver::model_key(model),
             state,
             stepper: StepperSnapshot {
                 version: SNAPSHOT_VERSION,
@@ -296,17 +269,6 @@ impl Recorder {
         }
         .write(&self.out)
         .map_err(|e| output_error(&self.out.join(checkpoint::CHECKPOINT_FILE), e))
-    }
-}
-
-/// What identifies `model` in a checkpoint (as the serial build's).
-pub fn model_key(model: &Model) -> ModelKey {
-    ModelKey {
-        name: model.name.clone(),
-        dim: model.dim,
-        nodes: model.mesh.nodes.len(),
-        bodies: model.bodies.iter().map(|b| b.name.clone()).collect(),
-        contacts: model.contacts.len(),
     }
 }
 

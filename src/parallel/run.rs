@@ -6,11 +6,11 @@ use super::linear::{Linear, LinearSetupError};
 use super::local::{LocalError, LocalSystem};
 use super::partition::{partition, PartitionError};
 use super::petsc::{GhostVec, Petsc, PetscError};
-use super::record::{local_state, model_key, Recorder, StepOrOutput};
+use super::record::{local_state, Recorder, StepOrOutput};
 use super::stepper::Distributed;
 use crate::driver::{
-    outdir, Checkpoint, CheckpointError, OutputDirError, Progress, RunError, RunOptions,
-    RunSummary, StepControl,
+    model_key, outdir, Checkpoint, CheckpointError, OutputDirError, Progress, RunError,
+    RunOptions, RunSummary, StepControl,
 };
 use crate::dynamics::{State, StepError};
 use crate::model::{Integrator, MassKind, Model};
@@ -326,25 +326,13 @@ fn run_dim<const D: usize>(
         }
     }
     result?;
-    let b = rec.balance.clone();
-    Ok(RunSummary {
-        out_dir: out,
-        steps: control.steps,
-        cutbacks: control.cutbacks,
-        smallest_dt: control.smallest,
-        final_time: state.t,
-        initial: b.initial,
-        last: b.last,
-        max_energy_drift: b.relative_drift(),
-        dissipation: b.dissipation,
-        update_defect: b.defect,
-        max_penetration: b.max_penetration,
-        max_linear_drift: b.max_linear_drift,
-        max_angular_drift: b.max_angular_drift,
-        newton_iterations: b.newton_iterations,
+    Ok(RunSummary::new(
+        out,
+        &control,
+        state.t,
+        rec.balance.clone(),
         residual_histories,
-        balance: b,
         interrupted,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+        started.elapsed().as_secs_f64(),
+    ))
 }

@@ -32,6 +32,7 @@ use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
 use crate::driver::Steps;
+use crate::dynamics::step::end_velocities;
 use crate::dynamics::{State, StepError, StepReport};
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::LinearSolveError;
@@ -384,19 +385,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         let (cm, _) = self.coefficients(dt);
         let mut v1 = vec![0.0; n];
         let mut a1 = vec![0.0; n];
-        match self.integrator {
-            Integrator::EnergyMomentum => {
-                for i in 0..n {
-                    v1[i] = 2.0 * (x1[i] - s0.x[i]) / dt - s0.v[i];
-                }
-            }
-            Integrator::Newmark { gamma, .. } => {
-                for i in 0..n {
-                    a1[i] = cm * (x1[i] - self.x_hat[i]);
-                    v1[i] = s0.v[i] + dt * ((1.0 - gamma) * s0.a[i] + gamma * a1[i]);
-                }
-            }
-        }
+        end_velocities(self.integrator, cm, s0, &self.x_hat, &x1, dt, &mut v1, &mut a1);
         self.local.sys.zero_fixed(&mut v1);
         self.local.sys.zero_fixed(&mut a1);
         Ok((
