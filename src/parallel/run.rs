@@ -170,6 +170,12 @@ fn initial_motion<const D: usize>(
     (x, v)
 }
 
+/// CPU seconds of this process so far (all its threads).
+pub fn cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + 1e-9 * t.tv_nsec as f64
+}
+
 /// Peak resident memory of this process (bytes), from `/proc/self/status`.
 pub fn peak_memory() -> f64 {
     std::fs::read_to_string("/proc/self/status")
@@ -304,9 +310,10 @@ fn run_dim<const D: usize>(
         Ok(())
     })();
     let peaks = world.gather(&[peak_memory()]);
+    let cpu = world.gather(&[cpu_seconds()]);
     let ls = st.linear.stats;
     log::info!(
-        "time: assembly {:.2} s, ghost exchange {:.2} s, linear solves {:.2} s ({} solves, {} factorizations, {} Krylov iterations), run {:.2} s; peak memory per rank: {}",
+        "time: assembly {:.2} s, ghost exchange {:.2} s, linear solves {:.2} s ({} solves, {} factorizations, {} Krylov iterations), run {:.2} s; CPU per rank {} s; peak memory per rank: {}",
         st.timing.assembly,
         st.timing.communication,
         ls.seconds,
@@ -314,6 +321,10 @@ fn run_dim<const D: usize>(
         ls.factorizations,
         ls.krylov_iterations,
         started.elapsed().as_secs_f64(),
+        cpu.iter()
+            .map(|c| format!("{c:.1}"))
+            .collect::<Vec<_>>()
+            .join(", "),
         peaks
             .iter()
             .map(|&b| crate::input::budget::human(b))
