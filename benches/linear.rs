@@ -10,19 +10,17 @@
 //! One-shot probe for the cost-vs-size study (validation/scaling/):
 //! `LINEAR_PROBE=nx,ny,nz` prints, in CPU seconds of this process, the
 //! symbolic analysis, one factorization, one solve and one full Newton
-//! iteration of the direct path (`LINEAR_METHOD=direct`; with
-//! `LINEAR_METHOD=symmetric-part` the LDLᵀ of `(A + Aᵀ)/2` preconditioning
-//! GMRES, option (b) of issue 12), or one full Newton iteration of the
-//! iterative path (`LINEAR_METHOD=iterative`), with the factor memory and
-//! the residual, then exits.
+//! iteration of the direct path (`LINEAR_METHOD=direct`), or one full
+//! Newton iteration of the iterative path (`LINEAR_METHOD=iterative`), with
+//! the factor memory and the residual, then exits.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
 use emcontact::input;
 use emcontact::linalg::{
-    node_ordering, Factorization, FillOrdering, LinearMethod, LinearParams, LinearSolver, SparseLu,
-    SupernodalLu, SymbolicFactor,
+    node_ordering, FillOrdering, LinearMethod, LinearParams, LinearSolver, SparseLu, SupernodalLu,
+    SymbolicFactor,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -258,11 +256,6 @@ fn probe() {
             LinearMethod::Iterative
         } else {
             LinearMethod::Direct
-        },
-        factorization: if method == "symmetric-part" {
-            Factorization::SymmetricPart
-        } else {
-            Factorization::Lu
         },
         ..Default::default()
     };

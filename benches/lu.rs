@@ -10,27 +10,22 @@
 //! stiffness on the coupled nodes (normal `e_z`, slip along `e_y`, μ = 0.8),
 //! fixed dofs imposed.
 //!
-//! Printed once per mesh and LU ordering: symbolic time, min-of-N numeric
+//! Printed once per mesh and factorization: symbolic time, min-of-N numeric
 //! factorization time, the bytes the numeric factors keep (counted by a
-//! global allocator: L and U values and indices, pivots), the
-//! fill `nnz(L+U)` the ordering gives without off-diagonal pivots
-//! (`SparseLu::info`), and the relative residual of one solve.
+//! global allocator), and the relative residual of one solve, for the
+//! supernodal LU of the solver (`SymbolicFactor` + `SupernodalLu`, nested
+//! dissection, pivoting within supernodes) and for its fallback, faer's LU
+//! with COLAMD and partial pivoting over whole columns (`SparseLu`).
 //!
 //! `cargo bench --bench lu`: coarse (8×8×4 + 4×4×4, 1,590 dofs) as a criterion
 //! benchmark plus the printed figures, fine (20×20×10 + 10×10×10, 18,546 dofs)
-//! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`;
-//! the default, faer's supernodes and node COLAMD; also node and dof AMD
-//! with `LU_FINE_ALL=1`; coarse: all). faer's
-//! own `SymbolicLu`/`Lu` (what `SparseLu` wrapped before) is timed alongside.
+//! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`).
 //! Under `cargo test` only the coarse figures are printed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::driver;
 use emcontact::fe::kernel::StressEval;
-use emcontact::linalg::{
-    BlockPattern, Factorization, LinearMethod, LinearParams, LinearSolver, LuOrdering, LuParams,
-    SparseLu, COARSE_SUPERNODES,
-};
+use emcontact::linalg::{BlockPattern, FillOrdering, SparseLu, SupernodalLu, SymbolicFactor};
 use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -154,24 +149,70 @@ fn full_size() -> bool {
     std::env::args().any(|a| a == "--bench")
 }
 
-/// Symbolic analysis, `reps` numeric factorizations (min time), factor bytes,
-/// residual of one solve.
-fn measure(label: &str, p: &BlockPattern, val: &[f64], params: LuParams, reps: usize) -> SparseLu {
-    let ordering = params.ordering;
-    let relax = match params.supernode_relax {
-        Some(r) if r == COARSE_SUPERNODES => " (coarser supernodes)",
-        Some(_) => " (other supernodes)",
-        None => "",
-    };
+/// `‖A y − b‖∞ / ‖b‖∞` of a solve `y` of `A x = b`.
+fn residual(p: &BlockPattern, val: &[f64], y: &[f64], b: &[f64]) -> f64 {
+    let mut r = vec![0.0; p.n()];
+    p.mul(val, y, &mut r);
+    r.iter()
+        .zip(b)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+        / b.iter().fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// A right-hand side with a known solution.
+fn rhs(p: &BlockPattern, val: &[f64]) -> Vec<f64> {
+    let x: Vec<f64> = (0..p.n()).map(|i| ((i as f64) * 0.1).cos()).collect();
+    let mut b = vec![0.0; p.n()];
+    p.mul(val, &x, &mut b);
+    b
+}
+
+/// The supernodal LU: symbolic analysis, `reps` numeric factorizations
+/// (min time), factor bytes, residual of one solve (no refinement).
+fn measure_supernodal(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
     let t = Instant::now();
-    let mut lu = SparseLu::with_params(p, params).expect("symbolic");
+    let sym = SymbolicFactor::new(p, FillOrdering::Auto, None).expect("symbolic");
+    let t_sym = t.elapsed();
+    let mut best = Duration::MAX;
+    let mut bytes = 0usize;
+    let mut lu = None;
+    for _ in 0..reps {
+        drop(lu.take());
+        let before = LIVE.load(Relaxed);
+        let mut fresh = SupernodalLu::new(&sym, p);
+        let t = Instant::now();
+        fresh.factorize(&sym, val).expect("numeric");
+        best = best.min(t.elapsed());
+        bytes = LIVE.load(Relaxed).saturating_sub(before);
+        lu = Some(fresh);
+    }
+    let lu = lu.expect("one factorization");
+    let b = rhs(p, val);
+    let mut y = b.clone();
+    let (mut w1, mut w2) = (Vec::new(), Vec::new());
+    lu.solve_in_place(&sym, &mut y, 1, &mut w1, &mut w2);
+    eprintln!(
+        "{label} supernodal LU ({:?}): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
+         {:.2e} flops, factors {:.1} MB, residual ‖Ax−b‖∞/‖b‖∞ {:.1e}",
+        sym.ordering(),
+        sym.size().lu_flops,
+        bytes as f64 / 1e6,
+        residual(p, val, &y, &b)
+    );
+}
+
+/// faer's LU (the fallback): the same figures.
+fn measure_fallback(label: &str, p: &BlockPattern, val: &[f64], reps: usize) -> SparseLu {
+    let t = Instant::now();
+    let mut lu = SparseLu::new(p).expect("symbolic");
     let t_sym = t.elapsed();
     let mut best = Duration::MAX;
     let mut bytes = 0usize;
     for _ in 0..reps {
         // drop the previous factors first so the count is of one set
         lu = {
-            let mut fresh = SparseLu::with_params(p, params).expect("symbolic");
+            let mut fresh = SparseLu::new(p).expect("symbolic");
             drop(lu);
             let before = LIVE.load(Relaxed);
             let t = Instant::now();
@@ -181,139 +222,33 @@ fn measure(label: &str, p: &BlockPattern, val: &[f64], params: LuParams, reps: u
             fresh
         };
     }
-    let n = p.n();
-    let x: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.1).cos()).collect();
-    let mut b = vec![0.0; n];
-    p.mul(val, &x, &mut b);
+    let b = rhs(p, val);
     let mut y = b.clone();
     lu.solve_in_place(&mut y).expect("solve");
-    let mut r = vec![0.0; n];
-    p.mul(val, &y, &mut r);
-    let res = r
-        .iter()
-        .zip(&b)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max)
-        / b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     eprintln!(
-        "{label} {ordering:?}{relax}: symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
-         factors {:.1} MB, nnz(chol(QᵀAᵀAQ)) {:.2e}, residual ‖Ax−b‖∞/‖b‖∞ {res:.1e}",
+        "{label} faer LU (COLAMD): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}, \
+         factors {:.1} MB, residual ‖Ax−b‖∞/‖b‖∞ {:.1e}",
         bytes as f64 / 1e6,
-        lu.info().ata_factor_nnz as f64
+        residual(p, val, &y, &b)
     );
     lu
 }
 
-/// faer's own entry points as `SparseLu` used them before (COLAMD inside
-/// `SymbolicLu::try_new`, a new `Lu` per factorization): the reference.
-fn measure_faer_default(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
-    use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-    let t = Instant::now();
-    let symbolic = SymbolicLu::try_new(p.symbolic()).expect("symbolic");
-    let t_sym = t.elapsed();
-    let mut best = Duration::MAX;
-    for _ in 0..reps {
-        let t = Instant::now();
-        let lu = Lu::try_new_with_symbolic(
-            symbolic.clone(),
-            faer::sparse::SparseColMatRef::new(p.symbolic(), val),
-        )
-        .expect("numeric");
-        best = best.min(t.elapsed());
-        drop(lu);
-    }
-    eprintln!("{label} faer default (SymbolicLu/Lu): symbolic {t_sym:.2?}, numeric min of {reps} {best:.2?}");
-}
-
-/// Option (a) against option (b) of issue 12 on one matrix, each through
-/// `LinearSolver`: the symmetric-pattern LU of the matrix (pivoting within
-/// supernodes, GMRES refinement where needed), and the LDLᵀ of the symmetric
-/// part `(A + Aᵀ)/2` as the preconditioner of GMRES on `A`. Both on the
-/// nested-dissection ordering, both solved to ‖Ax − b‖ ≤ 1e-12 ‖b‖.
-fn compare_symmetric_pattern(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
-    let n = p.n();
-    let b: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.1).cos()).collect();
-    for (name, factorization) in [
-        ("(a) LU, supernode pivoting", Factorization::Lu),
-        ("(b) LDLᵀ of (A+Aᵀ)/2 + GMRES", Factorization::SymmetricPart),
-    ] {
-        let params = LinearParams {
-            method: LinearMethod::Direct,
-            factorization,
-            ..Default::default()
-        };
-        let t = Instant::now();
-        let mut s = LinearSolver::new(p, params).expect("symbolic");
-        let t_sym = t.elapsed();
-        let mut best_f = Duration::MAX;
-        let mut best_s = Duration::MAX;
-        let mut info = None;
-        for _ in 0..reps {
-            let before = LIVE.load(Relaxed);
-            let t = Instant::now();
-            s.factorize(val).expect("numeric");
-            best_f = best_f.min(t.elapsed());
-            let bytes = LIVE.load(Relaxed).saturating_sub(before);
-            let mut x = b.clone();
-            let t = Instant::now();
-            match s.solve_in_place(&mut x) {
-                Ok(i) => info = Some((i, bytes)),
-                Err(e) => {
-                    eprintln!("{label} {name}: solve failed: {e}");
-                    info = None;
-                }
-            }
-            best_s = best_s.min(t.elapsed());
-        }
-        if let Some((i, _)) = info {
-            let fs = s.plan();
-            eprintln!(
-                "{label} {name}: symbolic {t_sym:.2?}, factorization min of {reps} {best_f:.2?}, \
-                 solve {best_s:.2?} with {} GMRES iterations, residual {:.1e}, estimated factors {:.0} MB",
-                i.iterations,
-                i.residual,
-                fs.factor_bytes / 1e6
-            );
-        }
-    }
-}
-
-/// The LU variants compared: the default (COLAMD, faer's supernodes),
-/// COLAMD with coarser supernodes, COLAMD on the node graph, and (`all`) AMD
-/// on the node and dof graphs.
-fn variants(all: bool) -> Vec<LuParams> {
-    let o = |ordering| LuParams {
-        ordering,
-        ..Default::default()
-    };
-    let mut v = vec![
-        LuParams::default(),
-        LuParams {
-            supernode_relax: Some(COARSE_SUPERNODES),
-            ..Default::default()
-        },
-        o(LuOrdering::NodeColamd),
-    ];
-    if all {
-        v.extend([o(LuOrdering::NodeAmd), o(LuOrdering::DofAmd)]);
-    }
-    v
-}
-
 fn bench_lu(c: &mut Criterion) {
     let (p, val) = blocks_matrix([8, 8, 4], [4, 4, 4], 1.0);
-    measure_faer_default("coarse", &p, &val, 5);
-    for &params in &variants(true) {
-        measure("coarse", &p, &val, params, 5);
-    }
-    compare_symmetric_pattern("coarse", &p, &val, 5);
-    let mut lu = SparseLu::new(&p).expect("symbolic");
+    measure_supernodal("coarse", &p, &val, 5);
+    let mut fallback = measure_fallback("coarse", &p, &val, 5);
+    let sym = SymbolicFactor::new(&p, FillOrdering::Auto, None).expect("symbolic");
+    let mut lu = SupernodalLu::new(&sym, &p);
     let mut g = c.benchmark_group("lu");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    g.bench_function(format!("factorize {} dofs", p.n()), |b| {
-        b.iter(|| lu.factorize(&p, &val).unwrap())
+    g.bench_function(format!("supernodal factorize {} dofs", p.n()), |b| {
+        b.iter(|| lu.factorize(&sym, &val).unwrap())
+    });
+    g.bench_function(format!("faer factorize {} dofs", p.n()), |b| {
+        b.iter(|| fallback.factorize(&p, &val).unwrap())
     });
     g.finish();
     if !full_size() {
@@ -324,15 +259,8 @@ fn bench_lu(c: &mut Criterion) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 1.0);
-    measure_faer_default("fine", &p, &val, reps);
-    compare_symmetric_pattern("fine", &p, &val, reps);
-    for &params in &variants(std::env::var("LU_FINE_ALL").is_ok()) {
-        measure("fine", &p, &val, params, reps);
-    }
-    // how much the stepper's coupling reach costs: the same matrix with each
-    // slave coupled only to the faces within one element size of it
-    let (p, val) = blocks_matrix([20, 20, 10], [10, 10, 10], 0.0);
-    measure("fine, reach 0", &p, &val, LuParams::default(), reps);
+    measure_supernodal("fine", &p, &val, reps);
+    measure_fallback("fine", &p, &val, reps);
 }
 
 criterion_group!(benches, bench_lu);

@@ -50,8 +50,12 @@ use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use std::time::Instant;
 
-/// The library solver of exact enforcement when the input names none.
-pub const DEFAULT_SOLVER: &str = "nsn-ac-ls";
+/// The library solver of exact enforcement when the input names none:
+/// the registry's `nsn-ac-ls` entry, named from the registry so the two
+/// cannot drift. Not the library's own default (`hybrid`, for `fc solve`):
+/// on the contact subproblems hybrid's NSGS phase changes the runs'
+/// trajectories and leaves a larger penetration.
+pub const DEFAULT_SOLVER: &str = crate::nonsmooth::global::nsn::AC_LS.name;
 
 /// Tolerance of the library on the FCLIB error `‖F_nat(r)‖/‖q‖` of a
 /// subproblem: well below the Newton tolerance, so that the subproblem's

@@ -384,7 +384,7 @@ impl<const D: usize> Stepper<D> {
         self.contact_possible = possible;
         let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
         if self.sys.set_couplings(lists) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes, &[])?;
             let nnz = self.sys.pattern.nnz();
             self.resize_matrices();
             log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");

@@ -1,6 +1,6 @@
 //! Why a linear solve failed.
 
-use super::krylov::KrylovError;
+use crate::linalg::krylov::params::KrylovError;
 
 /// A symbolic analysis, factorization or solve failed.
 #[derive(Debug, Clone, thiserror::Error)]

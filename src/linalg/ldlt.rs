@@ -3,12 +3,11 @@
 //! 1993) with the fill-reducing ordering of the symbolic analysis, and its
 //! solves (one or many right-hand sides, blocked).
 //!
-//! Used for the consistent mass matrix (symmetric positive definite) and,
-//! as a preconditioner, for the symmetric part `(A + Aᵀ)/2` of an
-//! unsymmetric tangent (option (b) of issue 12, compared in
-//! docs/performance.md). Reads the lower triangle of the matrix only.
+//! Used for the consistent mass matrix (symmetric positive definite) and
+//! the symmetric tangents of frictionless Newmark. Reads the lower triangle
+//! of the matrix only.
 
-use super::symbolic::SymbolicFactor;
+use crate::linalg::lu::symbolic::SymbolicFactor;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
 use faer::sparse::linalg::cholesky::LdltRef;

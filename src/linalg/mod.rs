@@ -1,46 +1,54 @@
-//! Sparse patterns, parallel assembly into faer matrices, factorization reuse.
+//! The linear algebra of the implicit stepper, in layers (each uses only
+//! those above it):
 //!
-//! Matrices are stored CSC with `D×D` node blocks: the pattern is built once from
-//! the node lists of the elements (and, later, of contact couplings), the symbolic
-//! LU analysis is computed once per pattern and reused for every numeric
-//! factorization. Elements are coloured so that no two elements of one colour
-//! share a node; each colour is then assembled in parallel without locks.
+//! * [`pattern`]: the block CSC pattern of a nodal system, and [`color`]:
+//!   the element colouring that assembles into it in parallel without locks;
+//! * [`ordering`]: fill-reducing orderings of the node graph (METIS nested
+//!   dissection, AMD) and the constraints the contact solver puts on them;
+//! * [`lu`]: the supernodal LU of a matrix with a symmetric pattern
+//!   (symbolic analysis, numeric factorization on parallel subtrees, the
+//!   trailing block, solves), faer's LU as its fallback, and [`ldlt`] for
+//!   symmetric matrices;
+//! * [`operator`] and [`krylov`]: the matrix as an operator, GMRES and CG
+//!   stopped on the true residual, the block-Jacobi preconditioner;
+//! * [`solver`]: the policy, [`LinearSolver`]: direct or iterative, when to
+//!   reuse old factors, when to order the contact nodes last, chord
+//!   iterations, and the residual every solve is checked against.
+//!
+//! Matrices are stored CSC with `D×D` node blocks: the pattern is built
+//! once from the node lists of the elements and contact couplings, the
+//! symbolic analysis is computed once per pattern and reused for every
+//! numeric factorization.
 
-mod color;
-mod error;
-mod krylov;
-mod ldlt;
-mod lu;
-mod metis;
-mod operator;
-mod ordering;
-mod pattern;
-mod plan;
-mod solver;
-mod solver_types;
-mod subtrees;
-mod supernodal_lu;
-mod supernodal_part;
-mod symbolic;
+pub mod color;
+pub mod error;
+pub mod krylov;
+pub mod ldlt;
+pub mod lu;
+pub mod operator;
+pub mod ordering;
+pub mod pattern;
+pub mod solver;
 
 pub use color::{color_elements, share_no_node};
 pub use error::LinearSolveError;
-pub use krylov::{bicgstab, cg, gmres, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
+pub use krylov::{cg, gmres, BlockJacobi, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
 pub use ldlt::SparseLdlt;
-pub use lu::{LuInfo, LuOrdering, LuParams, SparseLu, COARSE_SUPERNODES};
-pub use metis::{nested_dissection, MetisError};
-pub use operator::{BlockJacobi, Operator};
-pub use pattern::BlockPattern;
-pub use plan::{available_memory, plan, plan_with_memory, LinearMethod, LinearPlan};
-pub use solver::LinearSolver;
-pub use solver_types::{Factorization, LinearParams, LinearStats, SolveInfo};
-pub use supernodal_lu::{SupernodalLu, ZeroPivot};
-pub use symbolic::{
-    estimate, node_ordering, FactorSize, FillOrdering, SymbolicError, SymbolicFactor,
+pub use lu::error::ZeroPivot;
+pub use lu::estimate::estimate;
+pub use lu::fallback::SparseLu;
+pub use lu::symbolic::{FactorSize, SymbolicError, SymbolicFactor};
+pub use lu::SupernodalLu;
+pub use operator::Operator;
+pub use ordering::{
+    nested_dissection, node_ordering, FillOrdering, MetisError, OrderConstraints, OrderingError,
     METIS_MIN_NODES,
 };
+pub use pattern::BlockPattern;
+pub use solver::info::{LinearStats, SolveInfo};
+pub use solver::params::{LinearMethod, LinearParams};
+pub use solver::plan::{available_memory, plan, plan_with_memory, LinearPlan};
+pub use solver::LinearSolver;
 
-#[cfg(test)]
-mod solver_tests;
 #[cfg(test)]
 mod test_matrices;

@@ -29,6 +29,25 @@ impl BlockPattern {
                 adj[a].extend_from_slice(list);
             }
         }
+        Self::from_adjacency(dim, adj)
+    }
+
+    /// This pattern with the node pairs `pairs` coupled as well (both ways).
+    pub fn with_couplings(&self, pairs: impl IntoIterator<Item = (usize, usize)>) -> BlockPattern {
+        let mut adj: Vec<Vec<usize>> = (0..self.n_nodes)
+            .map(|b| self.node_adj[self.node_ptr[b]..self.node_ptr[b + 1]].to_vec())
+            .collect();
+        for (a, b) in pairs {
+            adj[a].push(b);
+            adj[b].push(a);
+        }
+        Self::from_adjacency(self.dim, adj)
+    }
+
+    /// The pattern of the node adjacency lists `adj` (each holding its own
+    /// node), expanded to `dim` dofs per node.
+    fn from_adjacency(dim: usize, adj: Vec<Vec<usize>>) -> BlockPattern {
+        let n_nodes = adj.len();
         let mut node_ptr = Vec::with_capacity(n_nodes + 1);
         let mut node_adj = Vec::new();
         node_ptr.push(0);

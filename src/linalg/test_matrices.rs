@@ -1,7 +1,7 @@
 //! Matrices for the tests of this module: hex8 grid patterns with
 //! deterministic symmetric or unsymmetric values, and an independent residual.
 
-use super::BlockPattern;
+use crate::linalg::pattern::BlockPattern;
 
 /// Node lists of the hex8 elements of an `m×m×m` grid.
 pub fn hex8_grid(m: usize) -> (usize, Vec<Vec<usize>>) {

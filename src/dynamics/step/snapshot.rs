@@ -138,7 +138,7 @@ impl<const D: usize> Stepper<D> {
         }
         let contact_nodes: Vec<usize> = snap.couplings.iter().flatten().copied().collect();
         if self.sys.set_couplings(snap.couplings.clone()) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes)?;
+            self.lu.set_pattern(&self.sys.pattern, &contact_nodes, &[])?;
             self.resize_matrices();
         }
         for (p, c) in snap.pairs.iter().zip(self.contacts.pairs.iter_mut()) {

@@ -16,47 +16,27 @@
 //! panels: `L_s`, `(k + |pattern|) × k` with `k = end − begin` (faer's
 //! layout, `col_ptr_for_val`), and for the LU `Uᵀ_s`, `|pattern| × k`.
 
-use super::metis::{nested_dissection, MetisError};
-use super::subtrees;
-use super::BlockPattern;
-use faer::dyn_stack::{MemBuffer, MemStack};
+use crate::linalg::lu::subtrees;
+use crate::linalg::ordering::constraints::{
+    anchor_couplings, constrained_ordering, OrderConstraints,
+};
+use crate::linalg::ordering::nodes::{FillOrdering, OrderingError};
+use crate::linalg::pattern::BlockPattern;
 use faer::perm::PermRef;
 use faer::sparse::linalg::cholesky::supernodal::SymbolicSupernodalCholesky;
 use faer::sparse::linalg::cholesky::{
-    factorize_symbolic_cholesky, simplicial, CholeskySymbolicParams, SymbolicCholesky,
-    SymbolicCholeskyRaw, SymmetricOrdering,
+    factorize_symbolic_cholesky, CholeskySymbolicParams, SymbolicCholesky, SymbolicCholeskyRaw,
+    SymmetricOrdering,
 };
-use faer::sparse::linalg::{amd, SupernodalThreshold, SymbolicSupernodalParams};
-use faer::sparse::{FaerError, SymbolicSparseColMatRef};
+use faer::sparse::linalg::{SupernodalThreshold, SymbolicSupernodalParams};
+use faer::sparse::FaerError;
 use faer::Side;
-
-/// Fill-reducing ordering of the node graph for the symmetric-pattern
-/// factorizations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum FillOrdering {
-    /// Nested dissection (METIS `NodeND`, Karypis & Kumar 1998).
-    Metis,
-    /// Approximate minimum degree (Amestoy, Davis & Duff 1996, faer's).
-    Amd,
-    /// AMD below [`METIS_MIN_NODES`] nodes, METIS from there on.
-    #[default]
-    Auto,
-}
-
-/// Node count from which `FillOrdering::Auto` takes METIS instead of AMD.
-/// Measured on hex8 boxes (`LINEAR_ORDERINGS=1 cargo bench --bench linear`,
-/// docs/performance.md): METIS gives fewer LU flops at every size from 100
-/// nodes on (10 % fewer at 294 nodes, 26 % at 567, 3.5× at 55k) but takes
-/// longer to order (1 ms against 0.3 ms at 294 nodes, 6 ms against 0.6 ms
-/// at 567); from about 500 nodes the flops it saves repay the ordering
-/// within two factorizations.
-pub const METIS_MIN_NODES: usize = 500;
 
 /// Why the symbolic analysis failed.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum SymbolicError {
     #[error("ordering: {0}")]
-    Metis(#[from] MetisError),
+    Ordering(#[from] OrderingError),
     #[error("symbolic analysis: {0:?}")]
     Faer(FaerError),
 }
@@ -65,37 +45,6 @@ impl From<FaerError> for SymbolicError {
     fn from(e: FaerError) -> Self {
         SymbolicError::Faer(e)
     }
-}
-
-/// The node permutation (`fwd[new] = old`) of `ordering` for the node graph `g`.
-pub fn node_ordering(
-    g: SymbolicSparseColMatRef<'_, usize>,
-    ordering: FillOrdering,
-) -> Result<(Vec<usize>, FillOrdering), SymbolicError> {
-    let nn = g.ncols();
-    let ordering = match ordering {
-        FillOrdering::Auto if nn >= METIS_MIN_NODES => FillOrdering::Metis,
-        FillOrdering::Auto => FillOrdering::Amd,
-        o => o,
-    };
-    let fwd = match ordering {
-        FillOrdering::Metis => nested_dissection(g)?,
-        _ => {
-            let mut fwd = vec![0usize; nn];
-            let mut inv = vec![0usize; nn];
-            let mut mem = MemBuffer::try_new(amd::order_scratch::<usize>(nn, g.row_idx().len()))
-                .map_err(|_| FaerError::OutOfMemory)?;
-            amd::order(
-                &mut fwd,
-                &mut inv,
-                g,
-                amd::Control::default(),
-                MemStack::new(&mut mem),
-            )?;
-            fwd
-        }
-    };
-    Ok((subtrees::postorder(g, &fwd), ordering))
 }
 
 /// Size of a factorization, from the symbolic analysis.
@@ -122,49 +71,6 @@ impl FactorSize {
     pub fn ldlt_bytes(&self) -> f64 {
         8.0 * self.l_entries as f64
     }
-}
-
-/// The node ordering of `g` with the nodes `last` (sorted, distinct)
-/// ordered last, in their given order, and the rest by `ordering` on the
-/// graph without them.
-fn ordering_with_last(
-    g: SymbolicSparseColMatRef<'_, usize>,
-    ordering: FillOrdering,
-    last: &[usize],
-) -> Result<(Vec<usize>, FillOrdering), SymbolicError> {
-    if last.is_empty() {
-        return node_ordering(g, ordering);
-    }
-    let nn = g.ncols();
-    let mut keep = vec![usize::MAX; nn];
-    let mut kept = Vec::with_capacity(nn);
-    let mut is_last = vec![false; nn];
-    last.iter().for_each(|&a| is_last[a] = true);
-    for a in (0..nn).filter(|&a| !is_last[a]) {
-        keep[a] = kept.len();
-        kept.push(a);
-    }
-    let mut col_ptr = vec![0usize];
-    let mut row_idx = Vec::new();
-    for &a in &kept {
-        row_idx.extend(
-            g.row_idx_of_col(a)
-                .filter(|&b| !is_last[b])
-                .map(|b| keep[b]),
-        );
-        col_ptr.push(row_idx.len());
-    }
-    let sub = faer::sparse::SymbolicSparseColMat::new_checked(
-        kept.len(),
-        kept.len(),
-        col_ptr,
-        None,
-        row_idx,
-    );
-    let (fwd, used) = node_ordering(sub.as_ref(), ordering)?;
-    let mut out: Vec<usize> = fwd.iter().map(|&k| kept[k]).collect();
-    out.extend_from_slice(last);
-    Ok((out, used))
 }
 
 /// The symbolic analysis of one pattern.
@@ -206,11 +112,33 @@ impl SymbolicFactor {
         relax: Option<&'static [(usize, f64)]>,
         last: &[usize],
     ) -> Result<SymbolicFactor, SymbolicError> {
+        let c = OrderConstraints {
+            last,
+            anchored: &[],
+        };
+        Self::with_constraints(pattern, ordering, relax, c)
+    }
+
+    /// [`SymbolicFactor::new`] under the ordering constraints `c`: the
+    /// nodes `c.last` last (the trailing block), each pseudo-node of
+    /// `c.anchored` right after its anchor and in its anchor's supernode.
+    /// The pattern analysed is `pattern` with each anchor coupled to its
+    /// pseudo-nodes' neighbours ([`anchor_couplings`]), so the factors hold
+    /// a few explicit zeros more than `pattern` alone would.
+    #[track_caller]
+    pub fn with_constraints(
+        pattern: &BlockPattern,
+        ordering: FillOrdering,
+        relax: Option<&'static [(usize, f64)]>,
+        c: OrderConstraints<'_>,
+    ) -> Result<SymbolicFactor, SymbolicError> {
         let n = pattern.n();
         let d = pattern.dim();
-        let (node_fwd, ordering) = ordering_with_last(pattern.node_graph(), ordering, last)?;
+        let (node_fwd, ordering) = constrained_ordering(pattern.node_graph(), ordering, c)?;
+        let mut node_inv = vec![0usize; node_fwd.len()];
         let mut fwd = vec![0usize; n];
         for (k, &a) in node_fwd.iter().enumerate() {
+            node_inv[a] = k;
             for i in 0..d {
                 fwd[k * d + i] = a * d + i;
             }
@@ -219,8 +147,15 @@ impl SymbolicFactor {
         for (k, &j) in fwd.iter().enumerate() {
             inv[j] = k;
         }
+        let augmented;
+        let analysed = if c.anchored.is_empty() {
+            pattern
+        } else {
+            augmented = pattern.with_couplings(anchor_couplings(pattern.node_graph(), c.anchored));
+            &augmented
+        };
         let chol = factorize_symbolic_cholesky(
-            pattern.symbolic(),
+            analysed.symbolic(),
             Side::Lower,
             SymmetricOrdering::Custom(PermRef::new_checked(&fwd, &inv, n)),
             CholeskySymbolicParams {
@@ -263,7 +198,24 @@ impl SymbolicFactor {
             lu_entries: sn.len_val() + u_ptr[ns],
             lu_flops: flops,
         };
-        let split = (!last.is_empty()).then(|| sup_of_col[n - last.len() * d]);
+        // the trailing block begins with the first of the last nodes (the
+        // pseudo-nodes among them follow their anchors)
+        let mut pseudo = vec![false; node_fwd.len()];
+        c.anchored.iter().for_each(|&(p, _)| pseudo[p] = true);
+        let split = c
+            .last
+            .iter()
+            .filter(|&&v| !pseudo[v])
+            .map(|&v| node_inv[v])
+            .min()
+            .map(|k| sup_of_col[k * d]);
+        for &(p, a) in c.anchored {
+            assert_eq!(
+                sup_of_col[node_inv[p] * d],
+                sup_of_col[node_inv[a] * d],
+                "pseudo-node {p} is not in the supernode of its anchor {a}"
+            );
+        }
         let trailing_flops =
             split.map_or(0.0, |sc| col_flops[sn.supernode_begin()[sc]..].iter().sum());
         let work: Vec<f64> = (0..ns)
@@ -421,74 +373,4 @@ impl SymbolicFactor {
         }
         dest
     }
-}
-
-/// The factor size of the symmetric-pattern factorization of a pattern with
-/// node graph `g` and `dim` dofs per node, without building the dof pattern:
-/// the column counts of the node-level Cholesky factor (faer's elimination
-/// tree and column counts) expanded to `dim × dim` blocks. No supernode
-/// amalgamation is counted (it adds a few percent of explicit zeros).
-pub fn estimate(
-    g: SymbolicSparseColMatRef<'_, usize>,
-    dim: usize,
-    ordering: FillOrdering,
-) -> Result<(FactorSize, FillOrdering), SymbolicError> {
-    let nn = g.ncols();
-    let (fwd, used) = node_ordering(g, ordering)?;
-    let mut inv = vec![0usize; nn];
-    for (k, &a) in fwd.iter().enumerate() {
-        inv[a] = k;
-    }
-    // the upper triangle of the permuted node graph, column by column
-    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); nn];
-    for b in 0..nn {
-        for a in g.row_idx_of_col(b) {
-            let (i, j) = (inv[a], inv[b]);
-            if i <= j {
-                cols[j].push(i);
-            }
-        }
-    }
-    let mut col_ptr = Vec::with_capacity(nn + 1);
-    let mut row_idx = Vec::new();
-    col_ptr.push(0);
-    for mut c in cols {
-        c.sort_unstable();
-        row_idx.extend(c);
-        col_ptr.push(row_idx.len());
-    }
-    let upper = faer::sparse::SymbolicSparseColMat::new_checked(nn, nn, col_ptr, None, row_idx);
-    let mut etree = vec![0isize; nn];
-    let mut counts = vec![0usize; nn];
-    let mut mem = MemBuffer::try_new(simplicial::prefactorize_symbolic_cholesky_scratch::<usize>(
-        nn,
-        upper.row_idx().len(),
-    ))
-    .map_err(|_| FaerError::OutOfMemory)?;
-    simplicial::prefactorize_symbolic_cholesky(
-        &mut etree,
-        &mut counts,
-        upper.as_ref(),
-        MemStack::new(&mut mem),
-    );
-    let mut l_entries = 0usize;
-    let mut flops = 0.0;
-    for &c in &counts {
-        // node column with c node rows (diagonal included) → dim dof
-        // columns with dim·c − t entries (t = 0..dim), c_j = dim·c − t − 1 below
-        for t in 0..dim {
-            l_entries += dim * c - t;
-            let below = (dim * c - t - 1) as f64;
-            flops += below + 2.0 * below * below;
-        }
-    }
-    Ok((
-        FactorSize {
-            n: nn * dim,
-            l_entries,
-            lu_entries: 2 * l_entries - nn * dim,
-            lu_flops: flops,
-        },
-        used,
-    ))
 }

@@ -1,22 +1,11 @@
 //! Which method a [`crate::linalg::LinearSolver`] uses for a pattern: the
-//! factor memory estimated on the node graph (`symbolic::estimate`) against
+//! factor memory estimated on the node graph ([`estimate`]) against
 //! the memory the machine has available.
 
-use super::error::LinearSolveError;
-use super::solver_types::{Factorization, LinearParams};
-use super::symbolic::{estimate, FillOrdering};
-
-/// `[solver] linear`: how the linear systems are solved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LinearMethod {
-    /// Sparse factorization (symmetric-pattern LU, or LDLᵀ when symmetric).
-    Direct,
-    /// Preconditioned Krylov method, no factorization.
-    Iterative,
-    /// Direct when the estimated factors fit in half the available memory.
-    #[default]
-    Auto,
-}
+use crate::linalg::error::LinearSolveError;
+use crate::linalg::lu::estimate::estimate;
+use crate::linalg::ordering::nodes::FillOrdering;
+use crate::linalg::solver::params::{LinearMethod, LinearParams};
 
 /// The method chosen for a pattern, with the memory estimate behind it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,7 +60,7 @@ pub fn plan_with_memory(
     }
     let (size, ordering) =
         estimate(g, dim, params.ordering).map_err(|e| LinearSolveError::Symbolic(e.to_string()))?;
-    let bytes = if params.symmetric || params.factorization == Factorization::SymmetricPart {
+    let bytes = if params.symmetric {
         size.ldlt_bytes()
     } else {
         size.lu_bytes()

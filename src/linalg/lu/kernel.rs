@@ -1,11 +1,12 @@
-//! The left-looking kernels of [`super::SupernodalLu`] on a range of
+//! The left-looking kernels of [`crate::linalg::lu::SupernodalLu`] on a range of
 //! supernodes: a whole factorization, the trailing block alone, or one
 //! subtree of the elimination tree factored beside the others
-//! ([`super::subtrees`]). A [`Part`] borrows the factor arrays of its range
+//! ([`crate::linalg::lu::subtrees`]). A [`Part`] borrows the factor arrays of its range
 //! only, so parts of disjoint subtrees run on different threads; a
 //! supernode's updates come from its descendants, which lie in its part.
 
-use super::symbolic::SymbolicFactor;
+use crate::linalg::lu::error::ZeroPivot;
+use crate::linalg::lu::symbolic::SymbolicFactor;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::matmul::matmul;
@@ -15,14 +16,8 @@ use faer::linalg::triangular_solve::{
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
+/// "No supernode" in the linked lists of the factorization.
 pub(super) const NONE: usize = usize::MAX;
-
-/// The diagonal block of a supernode is singular (a zero or non-finite pivot).
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-#[error("zero or non-finite pivot at column {column} of the permuted matrix")]
-pub struct ZeroPivot {
-    pub column: usize,
-}
 
 /// Scratch of one thread's factorization, allocated once.
 pub(super) struct Scratch {

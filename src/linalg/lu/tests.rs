@@ -1,8 +1,9 @@
 //! Tests of the supernodal LU: the trailing-block refactorization and
 //! solve, and unsymmetric grid matrices on every ordering.
 
-use super::*;
-use crate::linalg::symbolic::FillOrdering;
+use crate::linalg::lu::symbolic::SymbolicFactor;
+use crate::linalg::lu::SupernodalLu;
+use crate::linalg::ordering::nodes::FillOrdering;
 use crate::linalg::test_matrices::{grid_pattern, relative_residual, values};
 
 #[test]

@@ -1,8 +1,13 @@
 //! Every path of `LinearSolver` on symmetric and unsymmetric matrices, each
 //! solution checked by a residual computed here from the CSC arrays.
 
-use super::test_matrices::{grid_pattern, relative_residual, values};
-use super::*;
+use crate::linalg::operator::Operator;
+use crate::linalg::pattern::BlockPattern;
+use crate::linalg::solver::params::{LinearMethod, LinearParams};
+use crate::linalg::solver::plan::{plan, plan_with_memory};
+use crate::linalg::solver::LinearSolver;
+use crate::linalg::test_matrices::{grid_pattern, relative_residual, values};
+use crate::linalg::LinearSolveError;
 
 fn rhs(n: usize, nrhs: usize) -> Vec<f64> {
     (0..n * nrhs)
@@ -93,29 +98,6 @@ fn symmetric_matrices_take_ldlt_and_reuse_it() {
     let mut x = b.clone();
     s.solve_many_in_place(&mut x, 3).unwrap();
     check(&p, &v1, &x, &b, "reused LDLᵀ + GMRES");
-}
-
-#[test]
-fn the_symmetric_part_preconditions_an_unsymmetric_matrix() {
-    let p = grid_pattern(4);
-    let val = values(&p, 6.0, 0.3);
-    let mut s = LinearSolver::new(
-        &p,
-        LinearParams {
-            factorization: Factorization::SymmetricPart,
-            ..params(LinearMethod::Direct, false)
-        },
-    )
-    .unwrap();
-    s.factorize(&val).unwrap();
-    let b = rhs(p.n(), 1);
-    let mut x = b.clone();
-    let info = s.solve_in_place(&mut x).unwrap();
-    check(&p, &val, &x, &b, "LDLᵀ of the symmetric part + GMRES");
-    assert!(
-        info.iterations > 1,
-        "the symmetric part is not the matrix: {info:?}"
-    );
 }
 
 #[test]
@@ -251,7 +233,7 @@ fn patch_solver_on(m: usize) -> (BlockPattern, Vec<usize>, LinearSolver) {
         .flat_map(|j| (4..8).map(move |i| m * side * side + j * side + i))
         .collect();
     let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
-    s.set_pattern(&p, &top).unwrap();
+    s.set_pattern(&p, &top, &[]).unwrap();
     (p, top, s)
 }
 
@@ -320,7 +302,7 @@ fn the_trailing_block_is_the_volatile_columns_alone() {
     for m in [6, 8] {
         let (p, volatile) = two_boxes(m);
         let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
-        s.set_pattern(&p, &volatile).unwrap();
+        s.set_pattern(&p, &volatile, &[]).unwrap();
         let (full, trailing) = s.factor_flops().unwrap();
         let cols = volatile.len() * 3;
         let dense: f64 = (0..cols).map(|c| (c + 2 * c * c) as f64).sum();
@@ -468,7 +450,11 @@ fn a_large_product_is_the_same_bit_for_bit_on_any_number_of_threads() {
     let p = grid_pattern(10);
     let n = p.n();
     let val = values(&p, 6.0, 0.3);
-    assert!(val.len() >= 1 << 18, "{} entries: the small path", val.len());
+    assert!(
+        val.len() >= 1 << 18,
+        "{} entries: the small path",
+        val.len()
+    );
     let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.17).sin()).collect();
     let product = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -489,7 +475,14 @@ fn a_large_product_is_the_same_bit_for_bit_on_any_number_of_threads() {
     }
     let mut y = vec![0.0; n];
     p.mul(&val, &x, &mut y);
-    let err = one.iter().zip(&y).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let err = one
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
     let scale = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    assert!(err <= 1e-14 * scale, "chunked against plain product: {err:e}");
+    assert!(
+        err <= 1e-14 * scale,
+        "chunked against plain product: {err:e}"
+    );
 }

@@ -1,28 +1,19 @@
-//! Sparse LU (faer's supernodal LU with row partial pivoting) with the
-//! symbolic analysis computed once per pattern.
+//! Sparse LU with row partial pivoting over whole columns (faer's
+//! supernodal LU), the symbolic analysis computed once per pattern.
 //!
-//! `A Q = P L U`: `Q` a fill-reducing column ordering chosen from the pattern
-//! ([`LuOrdering`], by default COLAMD on the dof matrix as in faer), `P` the
-//! row pivoting of the numeric factorization (partial pivoting over each
-//! supernode's front). The symbolic analysis (column elimination tree of
-//! `AᵀA` in the order `Q`, postordered; its column counts; the supernodes)
-//! is faer's `factorize_symbolic_lu` with `Q` supplied by us; the numeric
-//! factorization and solves are faer's
-//! `lu::supernodal::factorize_supernodal_numeric_lu` and
-//! `SupernodalLu::solve_in_place_with_conj`, with the factors, pivots and
-//! scratch kept between factorizations.
-//!
-//! faer's LU bounds the factors by the Cholesky factor of `QᵀAᵀAQ` (George &
-//! Ng 1987: the structure any row pivoting can reach) and builds its
-//! supernodes from it, so the ordering to use is one for `AᵀA` (COLAMD), not
-//! one for `A + Aᵀ`: on the 3D blocks tangent (18,546 dofs) AMD on the node
-//! graph triples that bound (8.2e7 against 2.7e7 entries) and made the
-//! numeric factorization 3.5× slower (10.8 s against 3.1 s in one process),
-//! see `benches/lu.rs` and docs/performance.md.
+//! `A Q = P L U`: `Q` the COLAMD column ordering of the dof matrix (Davis,
+//! Gilbert, Larimore & Ng 2004, faer's default for sparse LU), `P` the row
+//! pivoting of the numeric factorization. faer's LU bounds the factors by
+//! the Cholesky factor of `QᵀAᵀAQ` (George & Ng 1987: the structure any row
+//! pivoting can reach), so its fill is about three times that of
+//! [`crate::linalg::SupernodalLu`] on a 3D tangent and its factorization
+//! slower by as much (`docs/decisions/own-supernodal-lu.md`); its pivoting
+//! is unrestricted. It is the fallback of the supernodal LU: a matrix whose
+//! pivots the supernode-restricted pivoting cannot find (a singular
+//! supernode block of a nonsingular matrix) is factored here.
 
-use super::ordering::column_ordering;
-pub use super::ordering::LuOrdering;
-use super::{BlockPattern, LinearSolveError};
+use crate::linalg::error::LinearSolveError;
+use crate::linalg::pattern::BlockPattern;
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::perm::PermRef;
 use faer::sparse::linalg::lu::supernodal::{
@@ -30,51 +21,9 @@ use faer::sparse::linalg::lu::supernodal::{
     factorize_supernodal_symbolic_lu, factorize_supernodal_symbolic_lu_scratch,
     solve_in_place_scratch, SupernodalLu, SymbolicSupernodalLu,
 };
-use faer::sparse::linalg::{qr, SymbolicSupernodalParams};
+use faer::sparse::linalg::{colamd, qr, SymbolicSupernodalParams};
 use faer::sparse::{FaerError, SparseColMatRef};
 use faer::{Conj, MatMut};
-
-/// Options of the symbolic analysis.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LuParams {
-    /// Fill-reducing column ordering (default: COLAMD, as faer).
-    pub ordering: LuOrdering,
-    /// Supernode amalgamation thresholds `(n, z)`: two adjacent supernodes
-    /// of `≤ n` columns in all merge if `< z` of the merged panel is zero
-    /// (faer's `SymbolicSupernodalParams::relax`). `None`: faer's default,
-    /// `[(4, 1.0), (16, 0.8), (48, 0.1), (∞, 0.05)]`, the default.
-    pub supernode_relax: Option<&'static [(usize, f64)]>,
-}
-
-/// Coarser supernodes than faer's default. On the 3D blocks tangent
-/// (18,546 dofs) with the old wide contact couplings (2.1M stored entries)
-/// they gave 8 % less numeric factorization time and 5 % less storage; with
-/// the per-face couplings (1.3M entries) they are 11 % slower and keep 31 %
-/// more (1.16 s, 354 MB against 1.04 s, 270 MB), so the default is faer's
-/// (docs/performance.md).
-pub const COARSE_SUPERNODES: &[(usize, f64)] =
-    &[(8, 1.0), (32, 0.8), (128, 0.2), (usize::MAX, 0.1)];
-
-impl Default for LuParams {
-    fn default() -> LuParams {
-        LuParams {
-            ordering: LuOrdering::default(),
-            supernode_relax: None,
-        }
-    }
-}
-
-/// What the symbolic analysis found.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LuInfo {
-    /// The column ordering used.
-    pub ordering: LuOrdering,
-    /// Entries of the Cholesky factor of `QᵀAᵀAQ` (its column counts summed):
-    /// with any row pivoting, `U` fits in its pattern and `L` in the
-    /// pattern of the corresponding Householder vectors (George & Ng 1987),
-    /// so this bounds the fill the ordering allows.
-    pub ata_factor_nnz: usize,
-}
 
 /// LU factorization of matrices sharing one `BlockPattern`. The symbolic
 /// analysis (fill-reducing ordering, elimination structure) is done in `new`
@@ -82,7 +31,6 @@ pub struct LuInfo {
 /// are kept and overwritten by the next `factorize`.
 pub struct SparseLu {
     n: usize,
-    info: LuInfo,
     col_fwd: Vec<usize>,
     col_inv: Vec<usize>,
     symbolic: SymbolicSupernodalLu<usize>,
@@ -101,19 +49,12 @@ fn symbolic_error(e: FaerError) -> LinearSolveError {
 }
 
 impl SparseLu {
-    /// Symbolic analysis of `pattern` with the default [`LuParams`].
+    /// Symbolic analysis of `pattern`: the COLAMD ordering, the column
+    /// elimination tree, postordered, and faer's supernodal structure.
     pub fn new(pattern: &BlockPattern) -> Result<SparseLu, LinearSolveError> {
-        SparseLu::with_params(pattern, LuParams::default())
-    }
-
-    /// Symbolic analysis of `pattern`.
-    pub fn with_params(
-        pattern: &BlockPattern,
-        params: LuParams,
-    ) -> Result<SparseLu, LinearSolveError> {
         let n = pattern.n();
         let a = pattern.symbolic();
-        let (fwd, inv) = column_ordering(pattern, params.ordering).map_err(symbolic_error)?;
+        let (fwd, inv) = colamd_ordering(pattern).map_err(symbolic_error)?;
         let req = StackReq::any_of(&[
             qr::col_etree_scratch::<usize>(n, n),
             qr::postorder_scratch::<usize>(n),
@@ -159,16 +100,9 @@ impl SparseLu {
             tree,
             &col_counts,
             stack,
-            match params.supernode_relax {
-                Some(relax) => SymbolicSupernodalParams { relax: Some(relax) },
-                None => SymbolicSupernodalParams::default(),
-            },
+            SymbolicSupernodalParams::default(),
         )
         .map_err(symbolic_error)?;
-        let info = LuInfo {
-            ordering: params.ordering,
-            ata_factor_nnz: col_counts.iter().sum(),
-        };
         let scratch = MemBuffer::try_new(factorize_supernodal_numeric_lu_scratch::<usize, f64>(
             &symbolic,
             Default::default(),
@@ -176,7 +110,6 @@ impl SparseLu {
         .map_err(|_| symbolic_error(FaerError::OutOfMemory))?;
         Ok(SparseLu {
             n,
-            info,
             col_fwd,
             col_inv,
             symbolic,
@@ -188,11 +121,6 @@ impl SparseLu {
             factorized: false,
             scratch,
         })
-    }
-
-    /// What the symbolic analysis found.
-    pub fn info(&self) -> LuInfo {
-        self.info
     }
 
     /// Numeric factorization of the matrix with values `val` on `pattern`
@@ -264,6 +192,27 @@ impl SparseLu {
     }
 }
 
+/// The COLAMD column permutation `(fwd, inv)` of the dof matrix of `pattern`.
+fn colamd_ordering(pattern: &BlockPattern) -> Result<(Vec<usize>, Vec<usize>), FaerError> {
+    let n = pattern.n();
+    let a = pattern.symbolic();
+    let mut fwd = vec![0usize; n];
+    let mut inv = vec![0usize; n];
+    let mut mem = MemBuffer::try_new(colamd::order_scratch::<usize>(n, n, a.row_idx().len()))
+        .map_err(|_| FaerError::OutOfMemory)?;
+    colamd::order(
+        &mut fwd,
+        &mut inv,
+        a,
+        colamd::Control::default(),
+        MemStack::new(&mut mem),
+    )?;
+    for (k, &j) in fwd.iter().enumerate() {
+        inv[j] = k;
+    }
+    Ok((fwd, inv))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,37 +253,9 @@ mod tests {
         }
     }
 
-    /// Node lists of the hex8 elements of an `m×m×m` grid.
-    fn hex8_grid(m: usize) -> (usize, Vec<Vec<usize>>) {
-        let id = |i: usize, j: usize, k: usize| (k * (m + 1) + j) * (m + 1) + i;
-        let mut lists = Vec::new();
-        for k in 0..m {
-            for j in 0..m {
-                for i in 0..m {
-                    let mut l = Vec::new();
-                    for (di, dj, dk) in [
-                        (0, 0, 0),
-                        (1, 0, 0),
-                        (1, 1, 0),
-                        (0, 1, 0),
-                        (0, 0, 1),
-                        (1, 0, 1),
-                        (1, 1, 1),
-                        (0, 1, 1),
-                    ] {
-                        l.push(id(i + di, j + dj, k + dk));
-                    }
-                    lists.push(l);
-                }
-            }
-        }
-        ((m + 1).pow(3), lists)
-    }
-
     #[test]
-    fn solves_an_unsymmetric_3d_hex8_block_system_with_every_ordering() {
-        let (n_nodes, lists) = hex8_grid(4);
-        let p = BlockPattern::new(n_nodes, 3, lists.iter().map(|l| &l[..]));
+    fn solves_an_unsymmetric_3d_hex8_block_system_off_the_diagonal_pivots() {
+        let p = crate::linalg::test_matrices::grid_pattern(4);
         let cp = p.symbolic().col_ptr().to_vec();
         let ri = p.symbolic().row_idx().to_vec();
         // unsymmetric values in [-1, 1]; a diagonal of 4, but 1e-3 on every
@@ -358,34 +279,22 @@ mod tests {
         let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).cos()).collect();
         let mut b = vec![0.0; n];
         p.mul(&val, &x, &mut b);
-        for ordering in [
-            LuOrdering::Colamd,
-            LuOrdering::NodeColamd,
-            LuOrdering::NodeAmd,
-            LuOrdering::DofAmd,
-        ] {
-            let params = LuParams {
-                ordering,
-                ..Default::default()
-            };
-            let mut lu = SparseLu::with_params(&p, params).unwrap();
-            assert!(lu.info().ata_factor_nnz >= p.nnz() / 2);
-            // two factorizations on one symbolic analysis
-            for scale in [1.0, -3.0] {
-                let v: Vec<f64> = val.iter().map(|v| v * scale).collect();
-                lu.factorize(&p, &v).unwrap();
-                let mut y: Vec<f64> = b.iter().map(|v| v * scale).collect();
-                lu.solve_in_place(&mut y).unwrap();
-                let mut r = vec![0.0; n];
-                p.mul(&v, &y, &mut r);
-                let res = r
-                    .iter()
-                    .zip(&b)
-                    .map(|(a, b)| (a - b * scale).abs())
-                    .fold(0.0, f64::max)
-                    / b.iter().fold(0.0f64, |m, v| m.max((v * scale).abs()));
-                assert!(res < 1e-12, "{ordering:?}: relative residual {res:e}");
-            }
+        let mut lu = SparseLu::new(&p).unwrap();
+        // two factorizations on one symbolic analysis
+        for scale in [1.0, -3.0] {
+            let v: Vec<f64> = val.iter().map(|v| v * scale).collect();
+            lu.factorize(&p, &v).unwrap();
+            let mut y: Vec<f64> = b.iter().map(|v| v * scale).collect();
+            lu.solve_in_place(&mut y).unwrap();
+            let mut r = vec![0.0; n];
+            p.mul(&v, &y, &mut r);
+            let res = r
+                .iter()
+                .zip(&b)
+                .map(|(a, b)| (a - b * scale).abs())
+                .fold(0.0, f64::max)
+                / b.iter().fold(0.0f64, |m, v| m.max((v * scale).abs()));
+            assert!(res < 1e-12, "relative residual {res:e}");
         }
     }
 }

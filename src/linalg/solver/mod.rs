@@ -1,0 +1,326 @@
+//! `LinearSolver`: the one type the time stepper solves its linear systems
+//! with. It owns a copy of the matrix, chooses a direct or an iterative
+//! method ([`plan`]), keeps the symbolic analysis while the pattern stays,
+//! decides when to refactor ([`work_model`]), and measures every solution
+//! by its true residual ([`solve`]).
+//!
+//! Direct path: the symmetric-pattern LU of [`SupernodalLu`] (or, for a
+//! symmetric matrix, faer's `LDLᵀ`) on a nested-dissection ordering. A new
+//! matrix given by [`LinearSolver::update`] is not refactored at once: the
+//! factors of an earlier matrix precondition right-preconditioned GMRES on
+//! the new one (Saad & Schultz 1986) while the work model says that pays.
+//! Fresh factors solve in one triangular solve, refined by GMRES where the
+//! pivoting restricted to the supernodes left the residual above target.
+//!
+//! The contact nodes may be ordered last ([`trailing`]): many right-hand
+//! sides that live on them, of which only their entries are wanted
+//! (`W = B K⁻¹ H` of exact contact enforcement), are then solved on the
+//! trailing block of fresh factors alone ([`restricted`]), and a chord
+//! iteration refactors that block alone ([`chord`]).
+//!
+//! Iterative path (models whose factors do not fit in memory): GMRES, or CG
+//! for a symmetric matrix, with the node-block Jacobi preconditioner.
+//!
+//! Every `Ok` solve has `‖b − A x‖₂ ≤ rtol ‖b‖₂` for the matrix given last,
+//! recomputed from `x` after the solve; otherwise the solve returns
+//! [`LinearSolveError::NoConvergence`].
+
+pub(crate) mod chord;
+pub(crate) mod info;
+pub(crate) mod params;
+pub(crate) mod plan;
+pub(crate) mod restricted;
+pub(crate) mod solve;
+pub(crate) mod trailing;
+pub(crate) mod work_model;
+
+use crate::linalg::error::LinearSolveError;
+use crate::linalg::krylov::jacobi::BlockJacobi;
+use crate::linalg::krylov::params::KrylovWork;
+use crate::linalg::ldlt::SparseLdlt;
+use crate::linalg::lu::symbolic::SymbolicFactor;
+use crate::linalg::lu::SupernodalLu;
+use crate::linalg::operator::Operator;
+use crate::linalg::ordering::constraints::OrderConstraints;
+use crate::linalg::pattern::BlockPattern;
+use crate::linalg::solver::info::LinearStats;
+use crate::linalg::solver::params::{LinearMethod, LinearParams};
+use crate::linalg::solver::plan::{plan, LinearPlan};
+use crate::linalg::solver::work_model::WorkModel;
+use std::time::Instant;
+
+/// The factors (or preconditioner) of the current pattern.
+pub(super) enum Precond {
+    Lu {
+        sym: SymbolicFactor,
+        lu: SupernodalLu,
+        x: Vec<f64>,
+        t: Vec<f64>,
+    },
+    Ldlt {
+        sym: SymbolicFactor,
+        ldlt: SparseLdlt,
+    },
+    Jacobi(BlockJacobi),
+}
+
+impl Precond {
+    /// `rhs ← M⁻¹ rhs` for `nrhs` columns.
+    pub(super) fn apply(&mut self, rhs: &mut [f64], nrhs: usize) {
+        match self {
+            Precond::Lu { sym, lu, x, t } => lu.solve_in_place(sym, rhs, nrhs, x, t),
+            Precond::Ldlt { sym, ldlt, .. } => ldlt.solve_in_place(sym, rhs, nrhs),
+            Precond::Jacobi(j) => {
+                let n = rhs.len() / nrhs;
+                rhs.chunks_mut(n).for_each(|c| j.apply(c))
+            }
+        }
+    }
+}
+
+/// Direct or iterative solver of the linear systems on one pattern.
+pub struct LinearSolver {
+    params: LinearParams,
+    plan: LinearPlan,
+    op: Operator,
+    precond: Option<Precond>,
+    /// The factors are of the current values.
+    fresh: bool,
+    /// New values given by `update`, not yet acted on (`prepare`).
+    pending: bool,
+    /// Some matrix of the current pattern has been factored.
+    factored: bool,
+    /// The values outside the trailing block are those of the last full
+    /// factorization ([`LinearSolver::update_trailing`] may take a new
+    /// trailing block on them).
+    intact: bool,
+    /// Nodes ordered last (`set_pattern`), sorted.
+    volatile: Vec<usize>,
+    /// Pseudo-nodes and their anchors (`set_pattern`).
+    anchored: Vec<(usize, usize)>,
+    /// LU flops of the last unconstrained analysis ([`trailing::analyse`]).
+    plain_flops: Option<f64>,
+    /// When to refactor.
+    work: WorkModel,
+    stats: LinearStats,
+    krylov: KrylovWork,
+    /// The right-hand sides of the solve under way.
+    b: Vec<f64>,
+}
+
+impl LinearSolver {
+    /// Plans the method for `pattern` and, on the direct path, runs the
+    /// symbolic analysis.
+    pub fn new(
+        pattern: &BlockPattern,
+        params: LinearParams,
+    ) -> Result<LinearSolver, LinearSolveError> {
+        let plan = plan(pattern.node_graph(), pattern.dim(), &params)?;
+        let mut s = LinearSolver {
+            params,
+            plan,
+            op: Operator::new(pattern),
+            precond: None,
+            fresh: false,
+            pending: false,
+            factored: false,
+            intact: false,
+            volatile: Vec::new(),
+            anchored: Vec::new(),
+            plain_flops: None,
+            work: WorkModel::default(),
+            stats: LinearStats::default(),
+            krylov: KrylovWork::default(),
+            b: Vec::new(),
+        };
+        s.analyse()?;
+        Ok(s)
+    }
+
+    /// A new pattern (contact couplings changed): new symbolic analysis,
+    /// counters kept. The method chosen at `new` stays.
+    ///
+    /// `volatile`: nodes whose rows and columns change most from one matrix
+    /// to the next (the contact nodes). On the direct LU path they are
+    /// ordered last when that costs little fill ([`trailing`]), and later
+    /// matrices then refactor only their trailing block while the factors
+    /// of the rest precondition GMRES.
+    ///
+    /// `anchored`: `(node, anchor)` pairs of pseudo-nodes (a contact
+    /// point's multiplier block, `D` unknowns coupled to a few nodes, its
+    /// diagonal block possibly exactly zero), each ordered right after its
+    /// anchor and factored in its anchor's supernode, whose pivoting then
+    /// takes the zero diagonal ([`OrderConstraints`]). A pseudo-node is no
+    /// anchor and anchored once.
+    pub fn set_pattern(
+        &mut self,
+        pattern: &BlockPattern,
+        volatile: &[usize],
+        anchored: &[(usize, usize)],
+    ) -> Result<(), LinearSolveError> {
+        self.op = Operator::new(pattern);
+        // analyse() takes the old factors' arrays for the new ones
+        self.fresh = false;
+        self.pending = false;
+        self.factored = false;
+        self.volatile.clear();
+        self.volatile.extend_from_slice(volatile);
+        self.volatile.sort_unstable();
+        self.volatile.dedup();
+        self.anchored.clear();
+        self.anchored.extend_from_slice(anchored);
+        self.analyse()
+    }
+
+    /// The method in use and the memory estimate behind the choice.
+    pub fn plan(&self) -> LinearPlan {
+        self.plan
+    }
+
+    /// Sets the relative residual every later solve must reach (`‖b − Ax‖ ≤ rtol ‖b‖`).
+    pub fn set_tolerance(&mut self, rtol: f64) {
+        assert!(
+            rtol > 0.0 && rtol < 1.0,
+            "a relative residual target in (0, 1)"
+        );
+        self.params.rtol = rtol;
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> LinearStats {
+        self.stats
+    }
+
+    /// The pattern the solver works on.
+    pub fn pattern(&self) -> &BlockPattern {
+        &self.op.pattern
+    }
+
+    /// Starts a time step: the next [`LinearSolver::update`] factors its
+    /// matrix, so that a step's solves (and its round-off) depend on that
+    /// step's matrices only; a run restarted from a checkpoint then repeats
+    /// the uninterrupted run bit for bit.
+    pub fn begin_step(&mut self) {
+        self.factored = false;
+    }
+
+    /// Factors the matrix with values `values` now.
+    pub fn factorize(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        self.refactor()
+    }
+
+    /// Takes a new matrix. What to do with it is decided by the next solve:
+    /// a solve of the whole system keeps the factors of an earlier matrix as
+    /// its preconditioner while the last solve cost no more than the average
+    /// solve of the cycle since the last factorization (module doc), and
+    /// factors it otherwise (or without factors); a restricted solve
+    /// ([`LinearSolver::solve_restricted_many_in_place`]) factors it.
+    pub fn update(&mut self, values: &[f64]) -> Result<(), LinearSolveError> {
+        self.set_values(values);
+        self.pending = true;
+        Ok(())
+    }
+
+    fn set_values(&mut self, values: &[f64]) {
+        assert_eq!(
+            values.len(),
+            self.op.values.len(),
+            "values of another pattern"
+        );
+        self.op.values.copy_from_slice(values);
+        self.fresh = false;
+        self.intact = false;
+    }
+
+    fn refactor(&mut self) -> Result<(), LinearSolveError> {
+        self.pending = false;
+        let t = Instant::now();
+        if self.op.values.iter().any(|v| !v.is_finite()) {
+            return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
+        }
+        match &mut self.precond {
+            Some(Precond::Lu { sym, lu, .. }) => lu
+                .factorize(sym, &self.op.values)
+                .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+            Some(Precond::Ldlt { sym, ldlt }) => ldlt
+                .factorize(sym, self.op.pattern.symbolic(), &self.op.values)
+                .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+            Some(Precond::Jacobi(_)) | None => {
+                self.precond = Some(Precond::Jacobi(
+                    BlockJacobi::new(&self.op)
+                        .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
+                ));
+            }
+        }
+        self.fresh = true;
+        self.factored = true;
+        self.intact = matches!(self.precond, Some(Precond::Lu { .. }));
+        self.work.factored();
+        // the block-Jacobi inverses are no factorization, but their time is setup
+        if !matches!(self.precond, Some(Precond::Jacobi(_))) {
+            self.stats.factorizations += 1;
+        }
+        self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The symbolic analysis of the current pattern and factors allocated
+    /// on it (in the arrays of the last pattern's), on the direct path.
+    fn analyse(&mut self) -> Result<(), LinearSolveError> {
+        // the arrays of the last pattern's factors serve the new ones
+        let old = self.precond.take();
+        if self.plan.method != LinearMethod::Direct {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let symmetric = self.params.symmetric;
+        let sym = if symmetric {
+            let c = OrderConstraints {
+                last: &[],
+                anchored: &self.anchored,
+            };
+            SymbolicFactor::with_constraints(&self.op.pattern, self.plan.ordering, None, c)
+                .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?
+        } else {
+            trailing::analyse(
+                &self.op.pattern,
+                self.plan.ordering,
+                &self.volatile,
+                &self.anchored,
+                &mut self.plain_flops,
+            )?
+        };
+        let pattern = &self.op.pattern;
+        let (old, x, tw) = match old {
+            Some(Precond::Lu { lu, x, t, .. }) => (Some(lu), x, t),
+            _ => (None, Vec::new(), Vec::new()),
+        };
+        self.work.set_costs(
+            sym.size(),
+            symmetric,
+            if symmetric { 0.0 } else { sym.trailing_flops() },
+            pattern.nnz(),
+            self.params.restart,
+        );
+        self.precond = Some(if symmetric {
+            Precond::Ldlt {
+                ldlt: SparseLdlt::new(&sym),
+                sym,
+            }
+        } else {
+            Precond::Lu {
+                lu: SupernodalLu::reusing(&sym, pattern, old),
+                sym,
+                x,
+                t: tw,
+            }
+        });
+        self.stats.symbolic_analyses += 1;
+        self.stats.symbolic_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

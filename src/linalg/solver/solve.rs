@@ -1,0 +1,199 @@
+//! Solves of the whole system: the decision a new matrix left to its first
+//! solve (refactor, or keep the old factors: [`crate::linalg::solver::work_model`]),
+//! one blocked triangular solve for all right-hand sides, then GMRES on the
+//! columns whose true residual is above target.
+
+use crate::linalg::error::LinearSolveError;
+use crate::linalg::krylov::cg::cg;
+use crate::linalg::krylov::gmres::gmres;
+use crate::linalg::krylov::params::{KrylovError, KrylovParams};
+use crate::linalg::krylov::vector::norm;
+use crate::linalg::solver::info::SolveInfo;
+use crate::linalg::solver::{LinearSolver, Precond};
+use std::time::Instant;
+
+/// GMRES iterations allowed to refine the solution of fresh factors.
+const FRESH_ITERATIONS: usize = 100;
+
+/// A solve with fresh factors whose refinement stalls (the matrix's
+/// round-off floor, `cond(A)·ε`, above the target: penalty contact makes
+/// such tangents) is accepted up to this relative residual; the Newton
+/// residual that follows judges the step.
+const FRESH_FLOOR: f64 = 1e-8;
+
+impl LinearSolver {
+    /// system; returns whether the matrix was factored.
+    fn prepare(&mut self) -> Result<bool, LinearSolveError> {
+        self.pending = false;
+        let reuse = match &self.precond {
+            Some(Precond::Jacobi(_)) | None => false,
+            Some(_) => self.factored && self.work.keep_old_factors(self.params.reuse_iterations),
+        };
+        if !reuse {
+            return self.refactor().map(|_| true);
+        }
+        if let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond {
+            if sym.split().is_some() {
+                let t = Instant::now();
+                lu.refactor_trailing(sym, &self.op.values)
+                    .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;
+                self.stats.trailing_refactorizations += 1;
+                self.stats.factor_seconds += t.elapsed().as_secs_f64();
+                self.work.refactored_trailing();
+            }
+        }
+        Ok(false)
+    }
+
+    pub fn solve_in_place(&mut self, rhs: &mut [f64]) -> Result<SolveInfo, LinearSolveError> {
+        self.solve_many_in_place(rhs, 1)
+    }
+
+    /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
+    /// (column-major, `n × nrhs`): one blocked triangular solve for all
+
+    /// columns, then GMRES on the columns whose residual is above target.
+    pub fn solve_many_in_place(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+    ) -> Result<SolveInfo, LinearSolveError> {
+        let n = self.op.n();
+        assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
+        // the factorization done here (at the first solve, or as the
+        // decision `update` left) counts as this solve's
+        let mut refactored = false;
+        if !self.factored || self.precond.is_none() {
+            self.refactor()?;
+            refactored = true;
+        } else if self.pending {
+            refactored = self.prepare()?;
+        }
+        let t = Instant::now();
+        self.b.clear();
+        self.b.extend_from_slice(rhs);
+        let iterative = matches!(self.precond, Some(Precond::Jacobi(_)));
+        let result = loop {
+            let limit = if iterative {
+                self.params.max_iterations
+            } else if self.fresh {
+                FRESH_ITERATIONS
+            } else {
+                self.work.reuse_limit(self.params.reuse_iterations)
+            };
+            rhs.copy_from_slice(&self.b);
+            let accept = if self.fresh && !iterative {
+                FRESH_FLOOR
+            } else {
+                0.0
+            };
+            match self.krylov_all(rhs, nrhs, limit, accept) {
+                Ok(info) => {
+                    self.stats.krylov_iterations += info.iterations;
+                    self.work.solved(nrhs, info.iterations);
+                    log::trace!(
+                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}{}",
+                        info.iterations,
+                        info.residual,
+                        if refactored { ", refactored" } else if self.fresh { "" } else { ", old factors" }
+                    );
+                    break Ok(SolveInfo { refactored, ..info });
+                }
+                Err(e) => {
+                    self.stats.krylov_iterations += e.iterations;
+                    if iterative || self.fresh {
+                        break Err(LinearSolveError::NoConvergence(e));
+                    }
+                    let tf = Instant::now();
+                    self.refactor()?;
+                    refactored = true;
+                    // refactorization time is counted as factorization, not solve
+                    self.stats.solve_seconds -= tf.elapsed().as_secs_f64();
+                }
+            }
+        };
+        self.stats.solves += nrhs;
+        self.stats.solve_seconds += t.elapsed().as_secs_f64();
+        result
+    }
+
+    /// `M⁻¹` on all columns, then per column a Krylov solve from there
+    /// (returns at once where the residual is already below target).
+    fn krylov_all(
+        &mut self,
+        rhs: &mut [f64],
+        nrhs: usize,
+        limit: usize,
+        accept: f64,
+    ) -> Result<SolveInfo, KrylovError> {
+        let n = self.op.n();
+        let precond = self
+            .precond
+            .as_mut()
+            .expect("a preconditioner is built before solving");
+        let direct = !matches!(precond, Precond::Jacobi(_));
+        if direct {
+            precond.apply(rhs, nrhs);
+        } else {
+            rhs.iter_mut().for_each(|v| *v = 0.0);
+        }
+        let params = KrylovParams {
+            rtol: self.params.rtol,
+            max_iterations: limit,
+            restart: self.params.restart,
+        };
+        // after the factors' solve, the columns already within the target
+        // (all of them, with fresh factors) are checked in one pass over A
+        let mut done = Vec::new();
+        if direct && nrhs > 1 {
+            self.op.residual_norms(&self.b, rhs, nrhs, &mut done);
+            for (c, r) in done.iter_mut().enumerate() {
+                let bn = norm(&self.b[c * n..(c + 1) * n]);
+                *r = if *r <= self.params.rtol * bn {
+                    *r / bn.max(f64::MIN_POSITIVE)
+                } else {
+                    -1.0
+                };
+            }
+        }
+        let op = &mut self.op;
+        let mut a = |x: &[f64], y: &mut [f64]| op.apply(x, y);
+        let mut m = |v: &mut [f64]| precond.apply(v, 1);
+        let mut info = SolveInfo::default();
+        for c in 0..nrhs {
+            if done.get(c).is_some_and(|&r| r >= 0.0) {
+                info.residual = info.residual.max(done[c]);
+                continue;
+            }
+            let b = &self.b[c * n..(c + 1) * n];
+            let x = &mut rhs[c * n..(c + 1) * n];
+            let r = if self.params.symmetric && !direct {
+                cg(&mut a, &mut m, b, x, params, &mut self.krylov)
+            } else {
+                gmres(&mut a, &mut m, b, x, params, &mut self.krylov)
+            };
+            match r {
+                Ok(k) => {
+                    info.iterations += k.iterations;
+                    info.residual = info.residual.max(k.residual);
+                }
+                Err(e) if e.residual <= accept => {
+                    log::debug!(
+                        "linear solve: refinement stalled at relative residual {:.1e} (target {:.0e}), accepted",
+                        e.residual,
+                        e.target
+                    );
+                    info.iterations += e.iterations;
+                    info.residual = info.residual.max(e.residual);
+                }
+                Err(e) => {
+                    return Err(KrylovError {
+                        iterations: info.iterations + e.iterations,
+                        ..e
+                    })
+                }
+            }
+        }
+        Ok(info)
+    }
+}
