@@ -19,8 +19,8 @@ use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
 use emcontact::input;
 use emcontact::linalg::{
-    node_ordering, FillOrdering, LinearMethod, LinearParams, LinearSolver, SparseLu, SupernodalLu,
-    SymbolicFactor,
+    node_ordering, FillOrdering, LinearMethod, LinearParams, LinearSolver, LuParams, SparseLu,
+    SupernodalLu, SymbolicFactor,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -151,7 +151,7 @@ fn bench_sizes(c: &mut Criterion) {
         let sym = SymbolicFactor::new(p, FillOrdering::Metis, None).unwrap();
         let mut lu = SupernodalLu::new(&sym, p);
         g.bench_with_input(BenchmarkId::new("factorize/lu", n), &n, |b, _| {
-            b.iter(|| lu.factorize(&sym, &k).unwrap())
+            b.iter(|| lu.factorize(&sym, &k, LuParams::default()).unwrap())
         });
         if n < 30_000 {
             let mut old = SparseLu::new(p).unwrap();

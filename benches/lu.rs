@@ -25,7 +25,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use emcontact::driver;
 use emcontact::fe::kernel::StressEval;
-use emcontact::linalg::{BlockPattern, FillOrdering, SparseLu, SupernodalLu, SymbolicFactor};
+use emcontact::linalg::{
+    BlockPattern, FillOrdering, LuParams, SparseLu, SupernodalLu, SymbolicFactor,
+};
 use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -182,7 +184,9 @@ fn measure_supernodal(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
         let before = LIVE.load(Relaxed);
         let mut fresh = SupernodalLu::new(&sym, p);
         let t = Instant::now();
-        fresh.factorize(&sym, val).expect("numeric");
+        fresh
+            .factorize(&sym, val, LuParams::default())
+            .expect("numeric");
         best = best.min(t.elapsed());
         bytes = LIVE.load(Relaxed).saturating_sub(before);
         lu = Some(fresh);
@@ -245,7 +249,7 @@ fn bench_lu(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     g.bench_function(format!("supernodal factorize {} dofs", p.n()), |b| {
-        b.iter(|| lu.factorize(&sym, &val).unwrap())
+        b.iter(|| lu.factorize(&sym, &val, LuParams::default()).unwrap())
     });
     g.bench_function(format!("faer factorize {} dofs", p.n()), |b| {
         b.iter(|| fallback.factorize(&p, &val).unwrap())

@@ -39,6 +39,22 @@ pub struct SolverParams {
     pub max_cutbacks: usize,
     /// How the linear systems are solved (`[solver] linear`).
     pub linear: crate::linalg::LinearMethod,
+    /// How a contact Newton iteration's subproblem is solved (`[solver] contact_system`).
+    pub contact_system: ContactSystem,
+}
+
+/// The system a contact Newton iteration solves (`[solver] contact_system`,
+/// see [`crate::contact::enforce`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContactSystem {
+    /// The condensed problem below the policy's crossover, the
+    /// saddle-point system above it.
+    #[default]
+    Auto,
+    /// The condensed problem `u = W r + q` and the solver library.
+    Condensed,
+    /// The sparse saddle-point system of the bodies and the multipliers.
+    Saddle,
 }
 
 /// Output settings.

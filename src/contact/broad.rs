@@ -64,6 +64,32 @@ pub fn couplings(s: &Surface, x: &[f64], v: &[f64], dt: f64) -> Vec<Vec<usize>> 
     out
 }
 
+/// Calls `visit(k, nodes)` for every slave `k` (an index into `s.slaves`)
+/// that may touch the master in the step from `x` with velocities `v`, with
+/// the nodes of each master face it may reach ([`swept_pairs`] with a face
+/// size of padding, as [`couplings`]); against a plane, for every slave
+/// within a few face sizes of it over the step, with no master node.
+pub fn reach(s: &Surface, x: &[f64], v: &[f64], dt: f64, mut visit: impl FnMut(usize, &[usize])) {
+    match &s.master {
+        Master::Faces(faces) => swept_pairs(s, x, v, dt, s.h, |k, f| visit(k, faces[f].nodes())),
+        Master::Plane { point, normal, .. } => {
+            for (k, &a) in s.slaves.iter().enumerate() {
+                let gap = dot(sub(node_x(x, a, s.dim), *point), *normal);
+                let approach = (-dt * dot(node_x(v, a, s.dim), *normal)).max(0.0);
+                if gap - approach <= PLANE_REACH * s.h {
+                    visit(k, &[]);
+                }
+            }
+        }
+    }
+}
+
+/// A slave within this many face sizes of a rigid plane over the step gets
+/// multipliers on the saddle path ([`reach`]): the predictor's approach is
+/// that of the velocities at `t_n`, and a step that accelerates a slave
+/// toward the plane must still find it there.
+const PLANE_REACH: f64 = 4.0;
+
 /// Calls `visit(k, f)` for every slave `k` (an index into `s.slaves`) and
 /// master face `f` whose boxes swept from `x` to `x + c·w` overlap, the
 /// face's padded by `pad` (in increasing `k`, then `f`). Candidates come from

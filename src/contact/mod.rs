@@ -14,8 +14,11 @@
 //! 6. [`enforce`] — exact and augmented-Lagrangian enforcement (the
 //!    multipliers inside Newton), [`dump`] their subproblems as FCLIB files;
 //! 7. [`update`] — the velocity update (assembly and roots);
-//! 8. [`set`] — the [`ContactSet`] the time step drives with verbs
-//!    (`begin_step`, `evaluate`, `settle`, `commit`, `rollback`);
+//! 8. [`slave`] — one slave point as one record (its state at `t_n`, its
+//!    multipliers and linearization at the iterate); [`pair`] — a pair's
+//!    surfaces, law parameters and points; [`set`] — the [`ContactSet`] the
+//!    time step drives with verbs (`begin_step`, `evaluate`, `settle`,
+//!    `commit`, `rollback`);
 //! 9. checks around the steps: [`overlap`] (nodes inside the other body at
 //!    t = 0, and `initial_overlap = "adjust"`), [`tunnel`] (a slave that
 //!    passed through the master within a converged step).
@@ -31,14 +34,19 @@ pub mod geometry;
 pub mod law;
 pub mod narrow;
 pub mod overlap;
+pub mod pair;
 pub mod point;
 pub mod point_eval;
 pub mod search;
+pub mod second_pass;
 pub mod set;
+pub mod slave;
 pub mod surface;
 pub mod tunnel;
 pub mod update;
 
-pub use set::{ContactSet, EvalOptions, Memory, Pair, PointEval};
+pub use pair::Pair;
+pub use point_eval::{Memory, PointEval};
+pub use set::{ContactSet, EvalOptions, PointView};
 pub use surface::ContactSetupError;
 pub use tunnel::Tunnel;

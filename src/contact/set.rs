@@ -2,301 +2,44 @@
 //! verbs: [`ContactSet::begin_step`], [`ContactSet::evaluate`] (narrow phase,
 //! kinematics, law, force and tangent at an iterate),
 //! [`ContactSet::violation`], [`ContactSet::settle`], [`ContactSet::commit`]
-//! and [`ContactSet::rollback`]. The multipliers of exact and
-//! augmented-Lagrangian enforcement are solved by [`super::enforce`], the
-//! velocity update is assembled by [`super::update`].
+//! and [`ContactSet::rollback`]; the multipliers' lifecycle besides those
+//! (warm start in `begin_step`, enforcement in [`super::enforce`], a line
+//! search's [`ContactSet::blend_multipliers`]) stays inside `contact/`.
+//! The velocity update is assembled by [`super::update`].
 //!
-//! State carried from step to step, per point ([`Memory`]): "in contact at
-//! `t_n`" (Table 1 is decided by it, not by the sign of a gap that round-off
-//! leaves at ±1e-16) and the point's last force, the warm start of its
-//! multipliers.
+//! State carried from step to step, per point ([`super::Memory`]): "in
+//! contact at `t_n`" (Table 1 is decided by it, not by the sign of a gap
+//! that round-off leaves at ±1e-16) and the point's last force, the warm
+//! start of its multipliers.
 
-use super::broad::{self, node_x};
+use super::broad;
 use super::geometry::{GeometryError, MAX_NODES};
-use super::law::{classify, tangential_norm, violation, Constraint};
-use super::narrow::{on_nodes, Narrow};
-use super::point::{linearize, linearize_fd, ForceLaw, Linear, PointSetup};
-pub use super::point_eval::{Memory, PointEval};
-use super::surface::{ContactSetupError, Master, Surface};
+use super::law::violation;
+use super::narrow::on_nodes;
+use super::pair::Pair;
+use super::point_eval::{Memory, PointEval};
+use super::slave::Role;
+use super::surface::ContactSetupError;
 use crate::linalg::BlockPattern;
-use crate::model::{ContactSpec, ContactTangent, Enforcement, MasterSpec, Model};
-use rayon::prelude::*;
+use crate::model::{ContactSpec, MasterSpec, Model};
 
 /// Two nodes closer than this fraction of `h` coincide (a second-pass slave
 /// there is redundant).
 const COINCIDENT: f64 = 1e-3;
 
-/// Drift bound of persistent contact relative to `h` (see
-/// [`Constraint::Guarded`]), and at least half the pair's contact tolerance:
-/// a persistent point ends no deeper than the tolerance, so that exact
-/// enforcement leaves no penetration beyond it (5e-4 h until 2026-11-24:
-/// the guard then acted on the sliding edges only, at 5e-4 h deep; at the
-/// tolerance it acts on more points for no more Newton iterations on the
-/// validation cases, and the velocity update takes the work of pushing them
-/// out back as before).
-const DRIFT_BOUND: f64 = 5e-11;
-
 /// A slave moves to a closer face once Newton is close only if its held face
 /// is farther by more than this (times `h`, and at least the tolerance). A
 /// slave over the edge between two faces of a dented surface is at nearly
 /// the same distance from both; switching at every difference above the
-/// tolerance (1e-10 h) made it go back and forth between them, a Newton
-/// restart each time. Its gap on the held face differs from the closest
-/// face's by at most this.
+/// tolerance made it go back and forth between them, a Newton restart each
+/// time. Its gap on the held face differs from the closest face's by at
+/// most this.
 const FACE_TOL: f64 = 1e-5;
-
-/// One contact pair (one pass of a `[[contact]]`): its surfaces, parameters
-/// and per-point state.
-#[derive(Debug, Clone)]
-pub struct Pair {
-    /// The `[[contact]]` it comes from (index in input order) and which pass
-    /// it is: 1 (its slave against its master) or 2 (the master's nodes
-    /// against the slave surface, `spec` with the two swapped).
-    pub input: usize,
-    pub pass: u8,
-    /// Whether the pair acts: a second pass of a one-pass contact only
-    /// measures how deep the master's nodes are in the slave body.
-    pub enforced: bool,
-    pub spec: ContactSpec,
-    pub surface: Surface,
-    pub narrow: Narrow,
-    /// Penalties `ε_N`, `ε_T` at the current step size (penalty law, and the
-    /// augmentation parameters of the augmented Lagrangian).
-    pub eps_n: f64,
-    pub eps_t: f64,
-    /// `(λ + 2μ)/h` and `2ρh` of the default penalties (see [`default_penalties`]).
-    pub bulk: f64,
-    pub inertia: f64,
-    /// Tolerance of the law as a length (`spec.tolerance · h`).
-    pub tol_abs: f64,
-    /// Drift bound `δ` of persistent contact, a length: `DRIFT_BOUND · h`
-    /// and at least ten tolerances.
-    pub drift_bound: f64,
-    /// Committed state at `t_n`, per point.
-    pub memory: Vec<Memory>,
-    /// This step's normal constraint per point.
-    pub constraint: Vec<Constraint>,
-    /// Multipliers at the current iterate (exact and augmented Lagrangian).
-    pub r: Vec<[f64; 3]>,
-    /// Linearization and evaluation of each point at the current iterate;
-    /// `evaluated[k]` says whether point `k` has a master.
-    pub lin: Vec<Linear>,
-    pub evaluated: Vec<bool>,
-    /// Second pass only: the slaves on a node of the first pass's slaves in
-    /// this step, left out (see [`super::narrow::on_nodes`]).
-    pub redundant: Vec<bool>,
-    cells: std::collections::HashMap<[i64; 3], Vec<usize>>,
-    pub evals: Vec<PointEval>,
-}
-
-/// The penalties `(ε_N, ε_T)`: the input's, or by default stiffer than both
-/// the bulk (`bulk = (λ+2μ)/h`) and the nodal inertia of one step
-/// (`inertia/Δt² = 2ρh/Δt²`), by a factor 10 for the augmented Lagrangian and
-/// exact enforcement and 1000 for the penalty law (whose constraint error is
-/// inversely proportional to it). The default follows the step size, so that
-/// a cut-back step keeps the same ratio of penalty to inertia.
-pub fn default_penalties(spec: &ContactSpec, bulk: f64, inertia: f64, dt: f64) -> (f64, f64) {
-    let eps_n = spec
-        .penalty
-        .unwrap_or(penalty_factor(spec.enforcement) * bulk.max(inertia / (dt * dt)));
-    (eps_n, spec.tangential_penalty.unwrap_or(eps_n))
-}
-
-/// The factor of the default penalty (see [`default_penalties`]).
-pub fn penalty_factor(e: Enforcement) -> f64 {
-    match e {
-        Enforcement::Penalty => 1000.0,
-        _ => 10.0,
-    }
-}
-
-impl Pair {
-    /// `stiffness` is the largest P-wave modulus `λ + 2μ` and `density` the
-    /// largest density of the model's bodies.
-    pub fn new(
-        (input, pass): (usize, u8),
-        spec: &ContactSpec,
-        model: &Model,
-        dim: usize,
-        stiffness: f64,
-        density: f64,
-    ) -> Result<Pair, ContactSetupError> {
-        let mut surface = Surface::new(spec, &model.mesh, dim)?;
-        if spec.passes == 2 && spec.enforcement == Enforcement::Penalty {
-            // two passes of the penalty law each take half the tributary
-            // area, so that the pair is as stiff as one pass
-            surface.weights.iter_mut().for_each(|w| *w *= 0.5);
-        }
-        let h = surface.h;
-        let n = surface.slaves.len();
-        let (bulk, inertia) = (stiffness / h, 2.0 * density * h);
-        let (eps_n, eps_t) = default_penalties(spec, bulk, inertia, model.time.dt);
-        Ok(Pair {
-            input,
-            pass,
-            enforced: pass == 1 || spec.passes == 2,
-            narrow: Narrow::new(&surface, model.mesh.nodes.len()),
-            spec: spec.clone(),
-            eps_n,
-            eps_t,
-            bulk,
-            inertia,
-            tol_abs: spec.tolerance * h,
-            drift_bound: (DRIFT_BOUND * h).max(0.5 * spec.tolerance * h),
-            memory: vec![Memory::default(); n],
-            constraint: vec![Constraint::Gap; n],
-            r: vec![[0.0; 3]; n],
-            lin: vec![Linear::default(); n],
-            evaluated: vec![false; n],
-            redundant: vec![false; n],
-            cells: Default::default(),
-            evals: (0..n)
-                .map(|k| PointEval::open(surface.weights[k], Constraint::Gap))
-                .collect(),
-            surface,
-        })
-    }
-
-    /// Whether the multipliers are unknowns of Newton (exact, augmented Lagrangian).
-    pub fn has_multipliers(&self) -> bool {
-        self.enforced && self.spec.enforcement != Enforcement::Penalty
-    }
-
-    /// Tangential compliance of point `k` (velocity per force) under exact
-    /// or augmented-Lagrangian enforcement: `1/(w j ε_T Δt)` when the input
-    /// states a `tangential_penalty`, else 0 (Coulomb's law exactly). It
-    /// regularizes stick as the penalty law's return map does (stick means
-    /// `v_T = −t_T/(ε_T Δt)`, not `v_T = 0`) while the normal constraint and
-    /// the cone stay exact: in the subproblem it adds to the tangential
-    /// diagonal of `W` (see [`super::enforce`]).
-    pub fn tangential_compliance(&self, k: usize, dt: f64) -> f64 {
-        match self.spec.tangential_penalty {
-            Some(eps) if self.has_multipliers() => 1.0 / (self.surface.weights[k] * eps * dt),
-            _ => 0.0,
-        }
-    }
-
-    /// The point velocities the law sees: `u` with the tangential compliance
-    /// `u_T + C r_T` (see [`Pair::tangential_compliance`]).
-    pub fn law_velocity(&self, k: usize, dt: f64) -> [f64; 3] {
-        let c = self.tangential_compliance(k, dt);
-        let (mut u, r) = (self.lin[k].u, self.r[k]);
-        for i in 1..3 {
-            u[i] += c * r[i];
-        }
-        u
-    }
-
-    /// The force law of point `k` in a linearization.
-    fn force_law(&self, k: usize, dt: f64) -> ForceLaw {
-        if !self.enforced {
-            return ForceLaw::Given([0.0; 3]);
-        }
-        if self.has_multipliers() {
-            return ForceLaw::Given(self.r[k]);
-        }
-        let w = self.surface.weights[k];
-        ForceLaw::Penalty {
-            rho_n: w * self.eps_n * dt,
-            rho_t: w * self.eps_t * dt,
-            mu: self.spec.friction,
-        }
-    }
-
-    /// Narrow phase and the linearization of every point at `x1`.
-    fn linearize_all<const D: usize>(
-        &mut self,
-        x0: &[f64],
-        x1: &[f64],
-        dt: f64,
-        hold_faces: bool,
-    ) -> Result<(), GeometryError> {
-        self.narrow.detect(&self.surface, x1, hold_faces);
-        let laws: Vec<ForceLaw> = (0..self.surface.slaves.len())
-            .map(|k| self.force_law(k, dt))
-            .collect();
-        let (surface, narrow) = (&self.surface, &self.narrow);
-        let (constraint, redundant, fd) = (
-            &self.constraint,
-            &self.redundant,
-            self.spec.tangent == ContactTangent::FiniteDifference,
-        );
-        self.lin
-            .par_iter_mut()
-            .zip(self.evaluated.par_iter_mut())
-            .enumerate()
-            .try_for_each(|(k, (lin, evaluated))| {
-                let face = narrow.held[k];
-                *evaluated = !redundant[k]
-                    && (matches!(surface.master, Master::Plane { .. }) || face.is_some());
-                if !*evaluated {
-                    return Ok(());
-                }
-                let mut nodes = [0usize; MAX_NODES];
-                let n = surface.element_nodes(k, face, &mut nodes);
-                let mut l0 = [[0.0; 3]; MAX_NODES];
-                let mut l1 = [[0.0; 3]; MAX_NODES];
-                for a in 0..n {
-                    l0[a] = node_x(x0, nodes[a], D);
-                    l1[a] = node_x(x1, nodes[a], D);
-                }
-                let setup = PointSetup {
-                    surface,
-                    narrow,
-                    face,
-                    constraint: constraint[k],
-                    dt,
-                };
-                if fd {
-                    linearize_fd::<D>(&setup, &l0[..n], &l1[..n], laws[k], lin)
-                } else {
-                    linearize::<D>(&setup, &l0[..n], &l1[..n], laws[k], lin)
-                }
-            })
-    }
-
-    /// The evaluation of point `k` from its linearization and force.
-    fn point_eval(&self, k: usize) -> PointEval {
-        let w = self.surface.weights[k];
-        let lin = &self.lin[k];
-        let mut ev = PointEval::open(w, self.constraint[k]);
-        if !self.evaluated[k] {
-            return ev;
-        }
-        ev.face = self.narrow.held[k];
-        ev.g1 = lin.g1;
-        ev.v_n = lin.v_n;
-        ev.v_t = lin.v_t;
-        if lin.beside {
-            ev.beside = true;
-            return ev;
-        }
-        let nt = lin.nt;
-        let r = lin.r;
-        ev.state = classify(r, self.spec.friction, nt);
-        if !ev.state.active() {
-            return ev;
-        }
-        ev.p = r[0] / w;
-        for al in 0..nt {
-            ev.t[al] = (0..nt).map(|i| r[1 + i] * lin.e_tau[i][al]).sum::<f64>() / w;
-        }
-        for i in 0..nt {
-            for c in 0..3 {
-                ev.traction[c] += r[1 + i] * lin.e[i][c] / w;
-            }
-        }
-        ev.slip_rate = tangential_norm(lin.u, nt);
-        // with a tangential compliance the law sees u_T + C r_T: a point
-        // sticks when that vanishes (classify's cone test agrees)
-        ev
-    }
-}
 
 /// How [`ContactSet::evaluate`] evaluates an iterate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EvalOptions {
-    /// Slaves keep their faces within a slack (see [`Narrow`]).
+    /// Slaves keep their faces within a slack (see [`super::narrow::Narrow`]).
     pub hold_faces: bool,
     /// The penalty law's tangent includes the geometric stiffness.
     pub geometric: bool,
@@ -305,7 +48,28 @@ pub struct EvalOptions {
 /// Every contact pair of a model.
 #[derive(Debug, Clone, Default)]
 pub struct ContactSet {
-    pub pairs: Vec<Pair>,
+    pub(super) pairs: Vec<Pair>,
+    /// Scratch of the second pass's coincidence test.
+    cells: std::collections::HashMap<[i64; 3], Vec<usize>>,
+    coincident: Vec<bool>,
+}
+
+/// One point as the rest of the program sees it (read only).
+#[derive(Debug, Clone, Copy)]
+pub struct PointView<'a> {
+    /// Index of the pair in the set, its `[[contact]]` and pass.
+    pub pair: usize,
+    pub input: usize,
+    pub pass: u8,
+    /// The pair acts (not a measuring second pass).
+    pub enforced: bool,
+    /// Index of the point in its pair and its slave node.
+    pub point: usize,
+    pub node: usize,
+    /// The pair's face size and friction coefficient.
+    pub h: f64,
+    pub friction: f64,
+    pub eval: &'a PointEval,
 }
 
 impl ContactSet {
@@ -330,11 +94,25 @@ impl ContactSet {
                 pairs.push(Pair::new((i, 2), &swapped, model, dim, stiffness, density)?);
             }
         }
-        Ok(ContactSet { pairs })
+        Ok(ContactSet {
+            pairs,
+            ..Default::default()
+        })
     }
 
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
+    }
+
+    /// The pairs (read only).
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// One pair, for its narrow phase alone (its state changes only through
+    /// the set's verbs).
+    pub fn pair_mut(&mut self, i: usize) -> &mut Pair {
+        &mut self.pairs[i]
     }
 
     /// Whether some pair solves multipliers inside Newton.
@@ -363,33 +141,22 @@ impl ContactSet {
         for i in 1..self.pairs.len() {
             let (first, rest) = self.pairs.split_at_mut(i);
             let (p1, p2) = (&first[i - 1], &mut rest[0]);
-            if p2.pass == 2 && p1.input == p2.input {
-                let tol = COINCIDENT * p1.surface.h.min(p2.surface.h);
-                let d = p2.surface.dim;
-                let (slaves, cells) = (&p2.surface.slaves, &mut p2.cells);
-                on_nodes(
-                    slaves,
-                    &p1.surface.slaves,
-                    x,
-                    d,
-                    tol,
-                    cells,
-                    &mut p2.redundant,
-                );
+            if p2.pass != 2 || p1.input != p2.input {
+                continue;
+            }
+            let tol = COINCIDENT * p1.surface.h.min(p2.surface.h);
+            let d = p2.surface.dim;
+            self.coincident.clear();
+            self.coincident.resize(p2.points.len(), false);
+            let slaves = &p2.surface.slaves;
+            let others = &p1.surface.slaves;
+            on_nodes(slaves, others, x, d, tol, &mut self.cells, &mut self.coincident);
+            for (p, &c) in p2.points.iter_mut().zip(&self.coincident) {
+                p.role = if c { Role::Redundant } else { Role::Enforced };
             }
         }
         for p in &mut self.pairs {
-            (p.eps_n, p.eps_t) = default_penalties(&p.spec, p.bulk, p.inertia, dt);
-            p.narrow.begin_step();
-            for k in 0..p.memory.len() {
-                let m = p.memory[k];
-                p.constraint[k] = if m.in_contact {
-                    Constraint::Rate
-                } else {
-                    Constraint::Gap
-                };
-                p.r[k] = if m.in_contact { m.r } else { [0.0; 3] };
-            }
+            p.begin_step(dt);
         }
     }
 
@@ -398,12 +165,12 @@ impl ContactSet {
     /// matrix values `k` on `pattern` (entries missing from the pattern are
     /// skipped: the broad phase couples what a step can reach). With
     /// `hold_faces` the slaves keep their faces within a slack (see
-    /// [`Narrow`]): Newton asks for it once it is close to a solution.
-    /// Without `geometric`, the tangent of the penalty law leaves out the
-    /// geometric stiffness `Σ r_k ∂H_k/∂x`: far from a solution (a first
-    /// iterate that penetrates deeply) the penalty pressures are many times
-    /// the converged ones, and that term then swamps the inertia and the
-    /// material stiffness and makes the Newton matrix nearly singular.
+    /// [`super::narrow::Narrow`]): Newton asks for it once it is close to a
+    /// solution. Without `geometric`, the tangent of the penalty law leaves
+    /// out the geometric stiffness `Σ r_k ∂H_k/∂x`: far from a solution (a
+    /// first iterate that penetrates deeply) the penalty pressures are many
+    /// times the converged ones, and that term then swamps the inertia and
+    /// the material stiffness and makes the Newton matrix nearly singular.
     pub fn evaluate<const D: usize>(
         &mut self,
         x0: &[f64],
@@ -413,17 +180,16 @@ impl ContactSet {
         f: &mut [f64],
         mut k: Option<(&BlockPattern, &mut [f64])>,
     ) -> Result<(), GeometryError> {
-        let hold_faces = options.hold_faces;
         let mut nodes = [0usize; MAX_NODES];
         for p in &mut self.pairs {
-            p.linearize_all::<D>(x0, x1, dt, hold_faces)?;
-            for l in 0..p.lin.len() {
-                p.evals[l] = p.point_eval(l);
-                if !p.enforced || !p.evaluated[l] || p.lin[l].beside {
+            p.evaluate::<D>(x0, x1, dt, options.hold_faces)?;
+            let full = options.geometric || p.has_multipliers();
+            for (l, point) in p.points.iter().enumerate() {
+                if !p.enforced || !point.on_master() {
                     continue;
                 }
-                let lin = &p.lin[l];
-                let n = p.surface.element_nodes(l, p.narrow.held[l], &mut nodes);
+                let lin = &point.lin;
+                let n = p.element_nodes(l, &mut nodes);
                 for a in 0..n {
                     for i in 0..D {
                         f[nodes[a] * D + i] += lin.force[a * D + i];
@@ -432,7 +198,6 @@ impl ContactSet {
                 let Some((pattern, kv)) = k.as_mut() else {
                     continue;
                 };
-                let full = options.geometric || p.has_multipliers();
                 for a in 0..n {
                     for b in 0..n {
                         let Some(off) = pattern.block_offset(nodes[a], nodes[b]) else {
@@ -463,12 +228,20 @@ impl ContactSet {
     pub fn violation(&self, dt: f64) -> (f64, f64) {
         let (mut tol, mut size) = (0.0f64, 0.0f64);
         for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
-            for k in 0..p.lin.len() {
-                if !p.evaluated[k] || p.lin[k].beside {
+            for (k, point) in p.points.iter().enumerate() {
+                if !point.on_master() {
+                    continue;
+                }
+                if !point.acts() {
+                    // a shadowed second-pass point (super::second_pass):
+                    // its penetration beyond the tolerance
+                    let depth = (-point.lin.g1).max(0.0);
+                    tol = tol.max(depth / p.tol_abs);
+                    size = size.max(depth / p.surface.h);
                     continue;
                 }
                 let u = p.law_velocity(k, dt);
-                let v = violation(p.r[k], u, p.spec.friction, p.lin[k].nt, dt);
+                let v = violation(point.r, u, p.spec.friction, point.lin.nt, dt);
                 tol = tol.max(v / p.tol_abs);
                 size = size.max(v / p.surface.h);
             }
@@ -477,19 +250,20 @@ impl ContactSet {
     }
 
     /// Once Newton is close to convergence: slaves near contact whose held
-    /// face is farther than their closest one move (see [`Narrow::settle`]), and pressed
-    /// persistent points below the drift bound are enforced on their gap
-    /// ([`Constraint::Guarded`]). Returns how many changed: Newton goes on
-    /// while any did.
+    /// face is farther than their closest one move (see
+    /// [`super::narrow::Narrow::settle`]), and pressed persistent points
+    /// below the drift bound are enforced on their gap
+    /// ([`super::law::Constraint::Guarded`]). Returns how many changed:
+    /// Newton goes on while any did.
     pub fn settle(&mut self) -> usize {
         let mut changed = 0;
         for p in &mut self.pairs {
             let before = changed;
             // a face matters where the point is pressed or within a face
             // size of touching; elsewhere the choice does not change the step
-            let (evals, h) = (&p.evals, p.surface.h);
+            let (points, h) = (&p.points, p.surface.h);
             let moved = p.narrow.settle(p.tol_abs.max(FACE_TOL * h), |k| {
-                evals[k].active() || evals[k].g1 < h
+                points[k].eval.active() || points[k].eval.g1 < h
             });
             // a measuring pass takes the closest face without holding Newton
             if p.enforced {
@@ -498,15 +272,8 @@ impl ContactSet {
             if !p.has_multipliers() {
                 continue;
             }
-            for k in 0..p.evals.len() {
-                let ev = &p.evals[k];
-                if ev.constraint == Constraint::Rate && ev.active() && ev.g1 < -p.drift_bound {
-                    p.constraint[k] = Constraint::Guarded {
-                        bound: p.drift_bound,
-                    };
-                    log::trace!("slave {k}: on its drift bound (g = {:.3e})", ev.g1);
-                    changed += 1;
-                }
+            for k in 0..p.points.len() {
+                changed += p.guard(k) as usize;
             }
             if changed > before {
                 log::debug!(
@@ -515,16 +282,17 @@ impl ContactSet {
                 );
             }
         }
-        changed
+        let lifted = super::second_pass::lift(self);
+        if lifted > 0 {
+            log::debug!("contact: {lifted} shadowed second-pass point(s) penetrate: enforced");
+        }
+        changed + lifted
     }
 
     /// Accepts the step: the state at `n+1` becomes "in contact at `t_n`".
     pub fn commit(&mut self) {
         for p in &mut self.pairs {
-            for (m, (ev, lin)) in p.memory.iter_mut().zip(p.evals.iter().zip(&p.lin)) {
-                m.in_contact = ev.active();
-                m.r = if m.in_contact { lin.r } else { [0.0; 3] };
-            }
+            p.points.iter_mut().for_each(|s| s.commit());
         }
     }
 
@@ -533,16 +301,74 @@ impl ContactSet {
     /// go back to their warm start.
     pub fn rollback(&mut self) {
         for p in &mut self.pairs {
-            for (r, m) in p.r.iter_mut().zip(&p.memory) {
-                *r = if m.in_contact { m.r } else { [0.0; 3] };
+            p.points.iter_mut().for_each(|s| s.rollback());
+        }
+    }
+
+    /// Copies every point's multipliers into `out` (pair by pair, point by
+    /// point), for [`ContactSet::blend_multipliers`].
+    pub fn save_multipliers(&self, out: &mut Vec<[f64; 3]>) {
+        out.clear();
+        out.extend(self.pairs.iter().flat_map(|p| p.points.iter().map(|s| s.r)));
+    }
+
+    /// Sets every point's multipliers to `old + s (new − old)`, both saved by
+    /// [`ContactSet::save_multipliers`] (a Newton correction shortened to
+    /// the length `s`).
+    pub fn blend_multipliers(&mut self, old: &[[f64; 3]], new: &[[f64; 3]], s: f64) {
+        let points = self.pairs.iter_mut().flat_map(|p| p.points.iter_mut());
+        for (point, (o, n)) in points.zip(old.iter().zip(new)) {
+            for i in 0..3 {
+                point.r[i] = o[i] + s * (n[i] - o[i]);
             }
         }
     }
 
-    /// Every point's evaluation, pair by pair.
-    pub fn evals(&self) -> impl Iterator<Item = (&Pair, &PointEval)> {
+    /// Every point, pair by pair (read only).
+    pub fn points(&self) -> impl Iterator<Item = PointView<'_>> {
+        self.pairs.iter().enumerate().flat_map(|(i, p)| {
+            p.points.iter().enumerate().map(move |(k, s)| PointView {
+                pair: i,
+                input: p.input,
+                pass: p.pass,
+                enforced: p.enforced,
+                point: k,
+                node: p.surface.slaves[k],
+                h: p.surface.h,
+                friction: p.spec.friction,
+                eval: &s.eval,
+            })
+        })
+    }
+
+    /// The committed state of every pair's points (checkpoints): per pair
+    /// its slave nodes and each point's [`Memory`].
+    pub fn memory(&self) -> Vec<(Vec<usize>, Vec<Memory>)> {
         self.pairs
             .iter()
-            .flat_map(|p| p.evals.iter().map(move |e| (p, e)))
+            .map(|p| {
+                let m = p.points.iter().map(|s| s.memory).collect();
+                (p.surface.slaves.clone(), m)
+            })
+            .collect()
+    }
+
+    /// Restores the committed state saved by [`ContactSet::memory`]; `Err`
+    /// names the first pair whose slave nodes differ (nothing is changed).
+    pub fn restore_memory(&mut self, saved: &[(Vec<usize>, Vec<Memory>)]) -> Result<(), usize> {
+        if saved.len() != self.pairs.len() {
+            return Err(saved.len().min(self.pairs.len()));
+        }
+        for (i, (p, (slaves, m))) in self.pairs.iter().zip(saved).enumerate() {
+            if *slaves != p.surface.slaves || m.len() != p.points.len() {
+                return Err(i);
+            }
+        }
+        for (p, (_, m)) in self.pairs.iter_mut().zip(saved) {
+            for (s, &mem) in p.points.iter_mut().zip(m) {
+                s.memory = mem;
+            }
+        }
+        Ok(())
     }
 }

@@ -242,6 +242,11 @@ impl Surface {
         })
     }
 
+    /// The index in `slaves` (sorted) of slave node `node`, if it is one.
+    pub fn slave_index(&self, node: usize) -> Option<usize> {
+        self.slaves.binary_search(&node).ok()
+    }
+
     /// Number of master faces (0 for a plane).
     pub fn n_faces(&self) -> usize {
         match &self.master {

@@ -47,7 +47,9 @@
 use super::broad::{self, node_x};
 use super::geometry::vec3::{axpy, dot, sub};
 use super::geometry::{face_normal, project};
-use super::set::{ContactSet, Pair};
+use super::pair::Pair;
+use super::set::ContactSet;
+use super::slave::Role;
 use super::surface::{Master, Surface};
 use crate::fe::ElementKind;
 use crate::mesh::Element;
@@ -113,7 +115,10 @@ impl ContactSet {
 fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>, f64, f64)> {
     let s = &p.surface;
     let d = s.dim;
-    let open = |k: usize| !p.memory[k].in_contact && !p.evaluated[k] && !p.redundant[k];
+    let open = |k: usize| {
+        let s = &p.points[k];
+        !s.memory.in_contact && !s.evaluated && s.role != Role::Redundant
+    };
     let bound = p.drift_bound;
     let faces = match &s.master {
         Master::Plane { point, normal, .. } => {

@@ -74,16 +74,14 @@ pub fn write_frame<const D: usize>(
     let mut traction = vec![0.0; n * 3];
     let mut slip_rate = vec![0.0; n];
     let mut cstate = vec![0.0; n];
-    for c in &contacts.pairs {
-        for (k, ev) in c.evals.iter().enumerate() {
-            let a = c.surface.slaves[k];
-            gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
-            if ev.active() {
-                pressure[a] = ev.p;
-                traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
-                slip_rate[a] = ev.slip_rate;
-                cstate[a] = if ev.slip() { 2.0 } else { 1.0 };
-            }
+    for pt in contacts.points() {
+        let (a, ev) = (pt.node, pt.eval);
+        gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
+        if ev.active() {
+            pressure[a] = ev.p;
+            traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
+            slip_rate[a] = ev.slip_rate;
+            cstate[a] = if ev.slip() { 2.0 } else { 1.0 };
         }
     }
     let mut point_data = vec![

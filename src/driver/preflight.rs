@@ -7,7 +7,7 @@
 //! other body, notes for the nodes `initial_overlap = "adjust"` will move.
 
 use crate::contact::enforce::DEFAULT_SOLVER;
-use crate::contact::set::penalty_factor;
+use crate::contact::pair::penalty_factor;
 use crate::contact::{overlap, ContactSet};
 use crate::dynamics::model_info;
 use crate::input::budget::{self, Size};
@@ -183,8 +183,10 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
             .find_map(|&a| owner[a])
     };
     let set = ContactSet::new(model, model.dim).map_err(|e| format!("{file}: contact: {e}"))?;
-    for c in &set.pairs {
-        let (i, spec) = (c.input, &model.contacts[c.input]);
+    for c in set.pairs() {
+        let (eps_n, eps_t) = c.penalties();
+        let (tol_abs, drift_bound) = c.tolerances();
+        let (i, spec) = (c.input(), &model.contacts[c.input()]);
         let how = match spec.enforcement {
             Enforcement::Exact => format!(
                 "exact (solver {})",
@@ -198,40 +200,40 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
                     format!(
                         "{} · max((λ+2μ)/h = {:.3e}, 2ρh/Δt² = {:.3e}), h = {:.3e}, from the stiffest body and the densest",
                         penalty_factor(spec.enforcement),
-                        stiffness / c.surface.h,
-                        2.0 * density * c.surface.h / (model.time.dt * model.time.dt),
-                        c.surface.h
+                        stiffness / c.surface().h,
+                        2.0 * density * c.surface().h / (model.time.dt * model.time.dt),
+                        c.surface().h
                     )
                 };
                 format!(
                     "penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}",
-                    c.eps_n, c.eps_t
+                    eps_n, eps_t
                 )
             }
         };
         let law = if c.has_multipliers() {
             format!(
                 ", tolerance {:.3e} (length), drift bound {:.3e} (length)",
-                c.tol_abs, c.drift_bound
+                tol_abs, drift_bound
             )
         } else {
             String::new()
         };
-        if !c.enforced {
+        if !c.enforced() {
             p.info.push(format!(
                 "contact[{i}] pass 2: depth of {} master nodes in the slave body measured (passes = 1)",
-                c.surface.slaves.len()
+                c.surface().slaves.len()
             ));
             continue;
         }
         p.info.push(format!(
             "contact[{i}]{}: {} slave nodes, {} master faces, μ = {}, {how}{law}",
-            if c.pass == 2 { " pass 2" } else { "" },
-            c.surface.slaves.len(),
-            c.surface.n_faces(),
+            if c.pass() == 2 { " pass 2" } else { "" },
+            c.surface().slaves.len(),
+            c.surface().n_faces(),
             spec.friction,
         ));
-        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty || c.pass == 2 {
+        if spec.penalty.is_some() || spec.enforcement != Enforcement::Penalty || c.pass() == 2 {
             continue;
         }
         let soft = [
@@ -250,17 +252,17 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
             _ => Some(x),
         });
         if let Some((k, b)) = soft {
-            let bulk = stiffness / c.surface.h;
+            let bulk = stiffness / c.surface().h;
             if stiffness > 100.0 * k
-                && bulk >= 2.0 * density * c.surface.h / (model.time.dt * model.time.dt)
+                && bulk >= 2.0 * density * c.surface().h / (model.time.dt * model.time.dt)
             {
                 p.warnings.push(format!(
                     "{file}: contact[{i}].penalty: the default ε_N = {:.3e} comes from the stiffest body's (λ+2μ) = {:.3e}, {:.0}× that of body \"{}\" in this pair; a penalty that stiff makes the Newton matrices ill-conditioned; consider penalty ≈ {:.3e} (1000·(λ+2μ)/h of the softer body)",
-                    c.eps_n,
+                    eps_n,
                     stiffness,
                     stiffness / k,
                     model.bodies[b].name,
-                    1000.0 * k / c.surface.h
+                    1000.0 * k / c.surface().h
                 ));
             }
         }

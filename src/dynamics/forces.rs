@@ -127,9 +127,9 @@ impl ForceProbe {
             pairs: vec![PairForces::default(); self.pairs],
         };
         // the passes of a two-pass contact add up to its pair's resultants
-        for c in &stepper.contacts.pairs {
+        for c in stepper.contacts.pairs() {
             let f = pair::<D>(c, s0, s1, dt, &mut out.contact);
-            out.pairs[c.input].add(&f, if c.pass == 2 { -1.0 } else { 1.0 });
+            out.pairs[c.input()].add(&f, if c.pass() == 2 { -1.0 } else { 1.0 });
         }
         if !sys.fixed.iter().any(|&f| f) {
             return Ok(out);
@@ -168,23 +168,19 @@ impl ForceProbe {
 fn pair<const D: usize>(c: &Pair, s0: &State, s1: &State, dt: f64, f_c: &mut [f64]) -> PairForces {
     let mut pf = PairForces::default();
     let mut nodes = [0usize; MAX_NODES];
-    for (k, ev) in c.evals.iter().enumerate() {
+    for (k, ev) in c.evals().enumerate() {
         if !ev.active() {
             continue;
         }
-        let lin = &c.lin[k];
-        let n = c.surface.element_nodes(k, ev.face, &mut nodes);
+        let (n, force, fnrm) = c.point_force(k, &mut nodes);
         for a in 0..n {
             for i in 0..D {
-                f_c[nodes[a] * D + i] += lin.force[a * D + i];
+                f_c[nodes[a] * D + i] += force[a * D + i];
             }
         }
         // the slave node's force and its normal part r_N N_s
-        let (mut fs, mut fnrm) = ([0.0; 3], [0.0; 3]);
-        for i in 0..D {
-            fs[i] = lin.force[i];
-            fnrm[i] = lin.r[0] * lin.h[0][i];
-        }
+        let mut fs = [0.0; 3];
+        fs[..D].copy_from_slice(&force[..D]);
         let (p0, p1) = (node_x(&s0.x, nodes[0], D), node_x(&s1.x, nodes[0], D));
         let xs = [
             0.5 * (p0[0] + p1[0]),
@@ -199,7 +195,7 @@ fn pair<const D: usize>(c: &Pair, s0: &State, s1: &State, dt: f64, f_c: &mut [f6
         add3(&mut pf.moment, cross(xs, fs));
         pf.area += ev.weight;
         pf.active += 1;
-        if c.spec.friction > 0.0 {
+        if c.spec().friction > 0.0 {
             if ev.slip() {
                 pf.slip += 1;
             } else {

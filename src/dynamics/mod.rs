@@ -4,13 +4,12 @@
 //! The run around the steps (step control, output, checkpoints) is
 //! [`crate::driver`].
 
-pub mod active;
-mod chord;
 pub mod defect;
 pub mod forces;
 pub mod info;
 pub mod measures;
 pub mod newton;
+pub use newton::{active, policy};
 mod retry;
 pub mod step;
 pub mod system;

@@ -21,8 +21,10 @@
 //! its factors reused within the step). The Newton loop itself is in
 //! [`super::newton`].
 
+use super::newton::policy::NewtonPolicy;
 use super::system::System;
-use crate::contact::enforce::EnforceError;
+use crate::contact::enforce::saddle::Saddle;
+use crate::contact::enforce::{EnforceError, Method};
 use crate::contact::geometry::GeometryError;
 use crate::contact::update::{self, MassInverse, UpdateOutcome};
 use crate::contact::{ContactSet, Tunnel};
@@ -172,6 +174,8 @@ pub struct Stepper<const D: usize> {
     pub sys: System<D>,
     pub integrator: Integrator,
     pub params: SolverParams,
+    /// The Newton solve's tunables.
+    pub policy: NewtonPolicy,
     pub gravity: [f64; 3],
     pub(super) f_ext: Vec<f64>,
     /// Solver of the Newton matrix.
@@ -194,11 +198,18 @@ pub struct Stepper<const D: usize> {
     pub(super) x_trial: Vec<f64>,
     /// Scratch of `W`'s right-hand sides (`enforce::solve_step`).
     pub(super) w_rhs: Vec<f64>,
+    /// The multipliers before and after a correction (line search).
+    pub(super) r_old: Vec<[f64; 3]>,
+    pub(super) r_new: Vec<[f64; 3]>,
     pub(super) x_hat: Vec<f64>,
     pub(super) mv: Vec<f64>,
     pub(super) mx: Vec<f64>,
     /// Contact pairs, evaluated in every residual.
     pub contacts: ContactSet,
+    /// The contact subproblem's path in this step, and the saddle-point
+    /// system when it is taken (`lu` is then on its augmented pattern).
+    pub(super) method: Method,
+    pub(super) saddle: Option<Saddle>,
     /// Set by `detect`: some slave may reach its master this step.
     contact_possible: bool,
     /// Write every contact subproblem as an FCLIB file into this folder.
@@ -241,6 +252,7 @@ impl<const D: usize> Stepper<D> {
             sys,
             integrator,
             params,
+            policy: NewtonPolicy::default(),
             gravity,
             f_ext,
             lu,
@@ -255,10 +267,14 @@ impl<const D: usize> Stepper<D> {
             dx: vec![0.0; n],
             x_trial: vec![0.0; n],
             w_rhs: Vec::new(),
+            r_old: Vec::new(),
+            r_new: Vec::new(),
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
             mx: vec![0.0; n],
             contacts: ContactSet::default(),
+            method: Method::Condensed,
+            saddle: None,
             contact_possible: false,
             dump_contact: None,
             dump_count: 0,
@@ -375,22 +391,75 @@ impl<const D: usize> Stepper<D> {
 
     /// Broad phase of the step: the stiffness pattern holds the contact
     /// couplings the step may reach (re-doing the symbolic analysis only when
-    /// the pattern grows), and the pairs start the step.
+    /// the pattern grows), the pairs start the step, and the contact
+    /// subproblem's path is chosen (the saddle-point system built when the
+    /// points it must carry are not yet in it).
     fn detect(&mut self, s0: &State, dt: f64) -> Result<(), StepError> {
         if self.contacts.is_empty() {
             return Ok(());
         }
         let (lists, possible) = self.contacts.couplings(&s0.x, &s0.v, dt);
         self.contact_possible = possible;
-        let contact_nodes: Vec<usize> = lists.iter().flatten().copied().collect();
-        if self.sys.set_couplings(lists) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes, &[])?;
+        let grew = self.sys.set_couplings(lists);
+        self.contacts.begin_step(&s0.x, dt);
+        let reach = self.contacts.reach(&s0.x, &s0.v, dt);
+        let method = self.choose_method(reach.len());
+        let fresh = method != self.method;
+        let covered = self.saddle.as_ref().is_some_and(|s| s.covers(&reach));
+        match method {
+            Method::Condensed if grew || fresh => self.use_condensed()?,
+            Method::Saddle if grew || fresh || !covered => self.use_saddle(reach)?,
+            _ => {}
+        }
+        if let Some(s) = self.saddle.as_mut() {
+            s.begin_step();
+        }
+        if grew {
             let nnz = self.sys.pattern.nnz();
             self.resize_matrices();
             log::debug!("contact: stiffness pattern rebuilt ({nnz} entries)");
         }
-        self.contacts.begin_step(&s0.x, dt);
         Ok(())
+    }
+
+    /// The condensed path from now on: `lu` on the bodies' pattern, the
+    /// contact nodes (`System::couplings`) ordered last where that pays.
+    pub(super) fn use_condensed(&mut self) -> Result<(), LinearSolveError> {
+        self.method = Method::Condensed;
+        self.saddle = None;
+        let volatile: Vec<usize> = self.sys.couplings().iter().flatten().copied().collect();
+        self.lu.set_pattern(&self.sys.pattern, &volatile, &[])
+    }
+
+    /// The saddle-point path from now on, with a multiplier block for each
+    /// point of `reach`: `lu` on its augmented pattern.
+    pub(super) fn use_saddle(
+        &mut self,
+        reach: crate::contact::enforce::saddle::Reach,
+    ) -> Result<(), LinearSolveError> {
+        self.method = Method::Saddle;
+        let pairs = self.contacts.pairs().len();
+        let saddle = Saddle::new(&self.sys.pattern, reach, pairs, self.policy.saddle);
+        let volatile: Vec<usize> = self.sys.couplings().iter().flatten().copied().collect();
+        self.lu
+            .set_pattern(saddle.pattern(), &volatile, &saddle.anchored())?;
+        log::debug!("contact: saddle-point system of {} points", saddle.len());
+        self.saddle = Some(saddle);
+        Ok(())
+    }
+
+    /// The contact subproblem's path for a step where `points` points may
+    /// touch: the input's choice, or by the policy's crossover; an FCLIB
+    /// dump asks for the condensed problem it writes.
+    fn choose_method(&self, points: usize) -> Method {
+        use crate::model::ContactSystem;
+        match self.params.contact_system {
+            ContactSystem::Condensed => Method::Condensed,
+            ContactSystem::Saddle => Method::Saddle,
+            ContactSystem::Auto if self.dump_contact.is_some() => Method::Condensed,
+            ContactSystem::Auto if points >= self.policy.saddle_min_points => Method::Saddle,
+            ContactSystem::Auto => Method::Condensed,
+        }
     }
 
     /// End-of-step velocities into `v1`; returns the accelerations (Newmark).
@@ -404,19 +473,20 @@ impl<const D: usize> Stepper<D> {
     }
 
     fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
-        for (pair, ev) in self.contacts.evals() {
+        for pt in self.contacts.points() {
+            let ev = pt.eval;
             // the depth of either surface in the other: a measuring pass's
             // points carry no force, their depth counts wherever they are
             // over the slave surface
-            if ev.active() || (!pair.enforced && !ev.beside && ev.g1 < 0.0) {
+            if ev.active() || (!pt.enforced && !ev.beside && ev.g1 < 0.0) {
                 report.max_penetration = report.max_penetration.max(-ev.g1);
-                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pair.surface.h);
+                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pt.h);
             }
             if !ev.active() {
                 continue;
             }
             report.active += 1;
-            if pair.spec.friction > 0.0 {
+            if pt.friction > 0.0 {
                 if ev.slip() {
                     report.slip += 1;
                 } else {

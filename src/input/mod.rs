@@ -21,7 +21,7 @@ pub use keys::{markdown, KEYS};
 
 use crate::linalg::LinearMethod;
 use crate::mesh::{self, Mesh};
-use crate::model::{Boundary, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
+use crate::model::{Boundary, ContactSystem, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -272,6 +272,24 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         }
     };
 
+    let contact_system = match raw
+        .solver
+        .contact_system
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("auto", _)) => ContactSystem::Auto,
+        Some(("condensed", _)) => ContactSystem::Condensed,
+        Some(("saddle", _)) => ContactSystem::Saddle,
+        Some((other, span)) => {
+            return ctx.err(
+                Some(span),
+                "solver.contact_system",
+                format!("expected \"auto\", \"condensed\" or \"saddle\", got \"{other}\""),
+            )
+        }
+    };
+
     let adaptive = raw.time.adaptive.as_ref().map_or(true, |a| *a.get_ref());
     let dt_min = match &raw.time.dt_min {
         Some(v) => {
@@ -428,6 +446,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             max_iterations,
             max_cutbacks,
             linear,
+            contact_system,
         },
         output: OutputParams {
             dir,

@@ -50,6 +50,7 @@ pub struct RawSolver {
     pub max_cutbacks: Option<Spanned<i64>>,
     pub linear: Option<Spanned<String>>,
     pub petsc_options: Option<Spanned<String>>,
+    pub contact_system: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

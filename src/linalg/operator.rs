@@ -118,6 +118,23 @@ impl Operator {
         norms.iter_mut().for_each(|s| *s = s.sqrt());
     }
 
+    /// The residual round-off alone leaves in a computed solution `x` of
+    /// `A x = b`: `ε ‖|A||x| + |b|‖₂` (the componentwise backward error's
+    /// scale, Oettli & Prager 1964; Higham 2002, §7.1). No solver's
+    /// residual is reliably below a small multiple of it.
+    pub fn round_off_floor(&self, x: &[f64], b: &[f64]) -> f64 {
+        let a = self.pattern.symbolic();
+        let (cp, ri) = (a.col_ptr(), a.row_idx());
+        let mut s: Vec<f64> = b.iter().map(|v| v.abs()).collect();
+        for c in 0..self.n() {
+            let xc = x[c].abs();
+            for k in cp[c]..cp[c + 1] {
+                s[ri[k]] += self.values[k].abs() * xc;
+            }
+        }
+        f64::EPSILON * s.iter().map(|v| v * v).sum::<f64>().sqrt()
+    }
+
     /// `y = A x` through a shared reference (serial), for closures that
     /// cannot borrow the scratch.
     pub fn apply_serial(&self, x: &[f64], y: &mut [f64]) {

@@ -44,6 +44,28 @@ impl BlockPattern {
         Self::from_adjacency(self.dim, adj)
     }
 
+    /// This pattern with `extra` new nodes after its own (each coupled to
+    /// itself) and the node pairs `pairs` coupled as well (both ways): the
+    /// multiplier pseudo-nodes of a saddle-point system and their couplings.
+    pub fn extended(
+        &self,
+        extra: usize,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
+    ) -> BlockPattern {
+        let n = self.n_nodes + extra;
+        let mut adj: Vec<Vec<usize>> = (0..n)
+            .map(|b| match b < self.n_nodes {
+                true => self.node_adj[self.node_ptr[b]..self.node_ptr[b + 1]].to_vec(),
+                false => vec![b],
+            })
+            .collect();
+        for (a, b) in pairs {
+            adj[a].push(b);
+            adj[b].push(a);
+        }
+        Self::from_adjacency(self.dim, adj)
+    }
+
     /// The pattern of the node adjacency lists `adj` (each holding its own
     /// node), expanded to `dim` dofs per node.
     fn from_adjacency(dim: usize, adj: Vec<Vec<usize>>) -> BlockPattern {

@@ -1,7 +1,7 @@
 //! Built-in structured mesh generators. Each returns a `Mesh` with the volume
 //! group `<name>` and its boundary surface groups (element kinds follow `fe`).
 //!
-//! Conventions (checked by `tests/mesh_generate.rs`): every body element is
+//! Conventions (checked by `tests/cli/mesh_generate.rs`): every body element is
 //! positively oriented in Gmsh node order; every boundary face is oriented
 //! outward — in 2D the line2 edges run counter-clockwise around the body, so the
 //! outward normal is `(t_y, −t_x)` for edge direction `t`; in 3D

@@ -9,9 +9,10 @@
 //! independent checker. So do we: [`MassFactor::new`] uses a sparse Cholesky only when
 //! `M` is exactly symmetric (both triangles stored, bit-equal), and a sparse LU
 //! otherwise — a Cholesky reads one triangle only, which for a triangle-stored `M`
-//! is the diagonal (the defect of issue 15). [`MassStorage`] says which case a file
-//! is in; [`GlobalProblem::symmetrized`] builds the symmetric matrix a triangle
-//! presumably stands for, when the caller asks for it.
+//! is the diagonal: a different problem, solved and reported as converged.
+//! [`MassStorage`] says which case a file is in; [`GlobalProblem::symmetrized`]
+//! builds the symmetric matrix a triangle presumably stands for, when the
+//! caller asks for it.
 
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Llt, Lu, SymbolicLlt, SymbolicLu};

@@ -1,5 +1,19 @@
-//! The solvers: the linear solvers of the stepper (and, as the test layout
-//! is consolidated, the nonsmooth library and its FCLIB problems).
+//! Solvers: the frictional-contact library (local and global solvers, FCLIB files
+//! through the library and the command line) and the linear solvers of the stepper.
 
+#[path = "../common/mod.rs"]
+mod common;
+
+mod fallback;
+mod fclib_cli;
+mod fclib_fuzz;
+mod fclib_io;
+mod global;
+mod linear_solver;
+mod local;
+mod local_cases;
+mod local_penalty;
+mod lu_property;
 mod matrices;
+mod real_tangents;
 mod saddle_point;

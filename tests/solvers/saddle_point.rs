@@ -10,19 +10,19 @@ use crate::matrices::{
     Multiplier,
 };
 use emcontact::linalg::{
-    BlockPattern, FillOrdering, LinearMethod, LinearParams, LinearSolver, OrderConstraints,
-    SupernodalLu, SymbolicFactor,
+    BlockPattern, FillOrdering, LinearMethod, LinearParams, LinearSolver, LuParams,
+    OrderConstraints, SupernodalLu, SymbolicFactor,
 };
 
 /// The residual every `Ok` solve of `LinearSolver` reaches (its `rtol`).
 const CONTRACT: f64 = 1e-12;
 
 /// A saddle-point model: its pattern, values, anchored pairs and surface nodes.
-struct Saddle {
-    pattern: BlockPattern,
-    values: Vec<f64>,
-    anchored: Vec<(usize, usize)>,
-    surface: Vec<usize>,
+pub struct Saddle {
+    pub pattern: BlockPattern,
+    pub values: Vec<f64>,
+    pub anchored: Vec<(usize, usize)>,
+    pub surface: Vec<usize>,
 }
 
 fn build(dim: usize, n_nodes: usize, cells: &[Vec<usize>], mult: &[Multiplier]) -> Saddle {
@@ -50,7 +50,7 @@ fn build(dim: usize, n_nodes: usize, cells: &[Vec<usize>], mult: &[Multiplier]) 
 /// node of the top face, coupled to it and its four neighbours in the
 /// face, and a second multiplier on the centre node, coupled to it and its
 /// four diagonal neighbours (two pseudo-nodes on one anchor).
-fn grid_3d() -> Saddle {
+pub fn grid_3d() -> Saddle {
     let m = 4;
     let id = |i: usize, j: usize| (m * (m + 1) + j) * (m + 1) + i;
     let n_nodes = (m + 1).pow(3);
@@ -80,7 +80,7 @@ fn grid_3d() -> Saddle {
 
 /// A 6²-cell quad4 grid (2 dofs per node) with a multiplier at each
 /// interior node of the top edge, coupled to it and its two neighbours.
-fn grid_2d() -> Saddle {
+pub fn grid_2d() -> Saddle {
     let m = 6;
     let id = |i: usize| m * (m + 1) + i;
     let n_nodes = (m + 1).pow(2);
@@ -139,7 +139,7 @@ fn anchored_pseudo_nodes_fall_into_their_anchors_supernode() {
                 // supernode: the factors alone (no refinement) solve it to
                 // the round-off of the solution
                 let mut lu = SupernodalLu::new(&sym, &s.pattern);
-                lu.factorize(&sym, &s.values).unwrap();
+                lu.factorize(&sym, &s.values, LuParams::default()).unwrap();
                 let b = rhs(s.pattern.n());
                 let mut x = b.clone();
                 let (mut w1, mut w2) = (Vec::new(), Vec::new());
@@ -197,4 +197,3 @@ fn saddle_point_systems_solve_to_the_contract_with_and_without_the_contact_nodes
         }
     }
 }
-

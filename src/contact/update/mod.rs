@@ -53,7 +53,7 @@ pub enum MassInverse<'a> {
 pub fn update_points<const D: usize>(set: &ContactSet, x1: &[f64], dt: f64) -> Vec<UpdatePoint> {
     let mut out = Vec::new();
     for pair in set.pairs.iter().filter(|p| p.spec.velocity_update) {
-        for (k, ev) in pair.evals.iter().enumerate() {
+        for (k, ev) in pair.evals().enumerate() {
             if !ev.active() {
                 continue;
             }

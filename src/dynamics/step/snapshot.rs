@@ -17,11 +17,13 @@
 //! refused by `restore`, never misread.
 
 use super::Stepper;
+use crate::contact::enforce::Method;
+use crate::contact::Memory;
 use crate::linalg::LinearSolveError;
 use serde::{Deserialize, Serialize};
 
 /// Version of the [`StepperSnapshot`] layout; bump it when a field changes.
-pub const SNAPSHOT_VERSION: u32 = 2;
+pub const SNAPSHOT_VERSION: u32 = 3;
 
 /// What a stepper carries from one step to the next (besides the `State`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,6 +36,10 @@ pub struct StepperSnapshot {
     pub couplings: Vec<Vec<usize>>,
     /// Per contact pair, in input order.
     pub pairs: Vec<PairSnapshot>,
+    /// The saddle-point system's layout when its path is in use: per
+    /// multiplier block its pair, point and coupled nodes (it decides the
+    /// augmented pattern, hence the LU's ordering and round-off).
+    pub saddle: Option<Vec<(usize, usize, Vec<usize>)>>,
 }
 
 /// One contact pair's state.
@@ -81,12 +87,11 @@ impl<const D: usize> Stepper<D> {
             couplings: self.sys.couplings().to_vec(),
             pairs: self
                 .contacts
-                .pairs
-                .iter()
-                .map(|c| PairSnapshot {
-                    slaves: c.surface.slaves.clone(),
-                    points: c
-                        .memory
+                .memory()
+                .into_iter()
+                .map(|(slaves, memory)| PairSnapshot {
+                    slaves,
+                    points: memory
                         .iter()
                         .map(|m| PointSnapshot {
                             in_contact: m.in_contact,
@@ -95,6 +100,7 @@ impl<const D: usize> Stepper<D> {
                         .collect(),
                 })
                 .collect(),
+            saddle: self.saddle.as_ref().map(|s| s.layout()),
         }
     }
 
@@ -116,18 +122,26 @@ impl<const D: usize> Stepper<D> {
         if snap.n_dofs != self.sys.n_dofs() {
             return Err(mismatch("dofs", snap.n_dofs, self.sys.n_dofs()));
         }
-        if snap.pairs.len() != self.contacts.pairs.len() {
-            return Err(mismatch(
-                "contact pairs",
-                snap.pairs.len(),
-                self.contacts.pairs.len(),
-            ));
+        let saved: Vec<(Vec<usize>, Vec<Memory>)> = snap
+            .pairs
+            .iter()
+            .map(|p| {
+                let m = p.points.iter().map(|pt| Memory {
+                    in_contact: pt.in_contact,
+                    r: pt.r,
+                });
+                (p.slaves.clone(), m.collect())
+            })
+            .collect();
+        let pairs = self.contacts.pairs().len();
+        if snap.pairs.len() != pairs {
+            return Err(mismatch("contact pairs", snap.pairs.len(), pairs));
         }
-        for (i, (p, c)) in snap.pairs.iter().zip(&self.contacts.pairs).enumerate() {
-            if p.slaves != c.surface.slaves || p.points.len() != c.memory.len() {
-                return Err(RestoreError::Slaves { pair: i });
-            }
-        }
+        // the contact state is restored last: check it fits before changing anything
+        let mut probe = self.contacts.clone();
+        probe
+            .restore_memory(&saved)
+            .map_err(|pair| RestoreError::Slaves { pair })?;
         let n = self.sys.n_nodes;
         if snap.couplings.iter().flatten().any(|&a| a >= n) {
             return Err(mismatch(
@@ -136,17 +150,16 @@ impl<const D: usize> Stepper<D> {
                 n,
             ));
         }
-        let contact_nodes: Vec<usize> = snap.couplings.iter().flatten().copied().collect();
-        if self.sys.set_couplings(snap.couplings.clone()) {
-            self.lu.set_pattern(&self.sys.pattern, &contact_nodes, &[])?;
+        let grew = self.sys.set_couplings(snap.couplings.clone());
+        if grew {
             self.resize_matrices();
         }
-        for (p, c) in snap.pairs.iter().zip(self.contacts.pairs.iter_mut()) {
-            for (pt, m) in p.points.iter().zip(c.memory.iter_mut()) {
-                m.in_contact = pt.in_contact;
-                m.r = pt.r;
-            }
+        match &snap.saddle {
+            Some(reach) => self.use_saddle(reach.clone())?,
+            None if grew || self.method != Method::Condensed => self.use_condensed()?,
+            None => {}
         }
+        self.contacts = probe;
         Ok(())
     }
 }

@@ -1,8 +1,16 @@
 //! Why a numeric factorization failed.
 
-/// The diagonal block of a supernode is singular (a zero or non-finite pivot).
+/// A supernode's diagonal block has no usable pivot: the pivoting within
+/// the block, all the LU allows itself, found none.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-#[error("zero or non-finite pivot at column {column} of the permuted matrix")]
-pub struct ZeroPivot {
-    pub column: usize,
+pub enum LuError {
+    /// An exact zero pivot: the diagonal block of the supernode is
+    /// singular (the matrix may still be nonsingular: the pivot it needs
+    /// lies outside the block).
+    #[error("zero pivot at column {column} of the permuted matrix (supernode {supernode})")]
+    ZeroPivot { column: usize, supernode: usize },
+    /// A non-finite pivot: a non-finite entry, or growth beyond the range
+    /// of `f64`.
+    #[error("non-finite pivot at column {column} of the permuted matrix (supernode {supernode})")]
+    NonFinite { column: usize, supernode: usize },
 }

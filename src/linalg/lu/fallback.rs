@@ -23,7 +23,7 @@ use faer::sparse::linalg::lu::supernodal::{
 };
 use faer::sparse::linalg::{colamd, qr, SymbolicSupernodalParams};
 use faer::sparse::{FaerError, SparseColMatRef};
-use faer::{Conj, MatMut};
+use faer::{Conj, MatMut, Par};
 
 /// LU factorization of matrices sharing one `BlockPattern`. The symbolic
 /// analysis (fill-reducing ordering, elimination structure) is done in `new`
@@ -151,7 +151,8 @@ impl SparseLu {
             at,
             q,
             &self.symbolic,
-            faer::get_global_parallelism(),
+            // one thread: the factors, and a run, the same on any number of threads
+            Par::Seq,
             MemStack::new(&mut self.scratch),
             Default::default(),
         )
@@ -174,7 +175,7 @@ impl SparseLu {
         assert!(self.factorized, "factorize before solve");
         let n = self.n;
         assert_eq!(rhs.len(), n * ncols, "right-hand sides of another size");
-        let par = faer::get_global_parallelism();
+        let par = Par::Seq;
         // n·ncols values: small next to a factorization, and `&self` keeps solves shareable
         let mut mem = MemBuffer::new(solve_in_place_scratch::<usize, f64>(n, ncols, par));
         self.numeric.solve_in_place_with_conj(

@@ -5,7 +5,8 @@
 //! only, so parts of disjoint subtrees run on different threads; a
 //! supernode's updates come from its descendants, which lie in its part.
 
-use crate::linalg::lu::error::ZeroPivot;
+use crate::linalg::lu::error::LuError;
+use crate::linalg::lu::params::Pivots;
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
@@ -70,16 +71,16 @@ pub(super) struct Part<'a> {
     pub trail: Option<(&'a mut [f64], &'a mut [f64])>,
     /// Links `(t, d)` to supernodes `t` beyond the part, in order.
     pub pending: Vec<(usize, usize)>,
-    pub small: f64,
-    pub small_pivots: usize,
-    /// Parallelism of the dense kernels of large supernodes (those above
-    /// [`PAR_MIN_FLOPS`]): the supernodes that no subtree level took run
-    /// one at a time, so their kernels may use the threads.
+    /// The pivots of the supernodes before the trailing block and of those
+    /// in it.
+    pub pivots: Pivots,
+    pub trail_pivots: Pivots,
+    /// Parallelism of the dense kernels of at least `par_min_flops` flops
+    /// (`LuParams::par_min_flops`): the supernodes that no subtree level
+    /// took run one at a time, so their kernels may use the threads.
     pub par: Par,
+    pub par_min_flops: usize,
 }
-
-/// Dense kernels of at least this many flops run with [`Part::par`].
-const PAR_MIN_FLOPS: usize = 1 << 22;
 
 impl Part<'_> {
     fn l_at(&self, sym: &SymbolicFactor, s: usize) -> usize {
@@ -103,12 +104,7 @@ impl Part<'_> {
     /// Updates, factors and links supernode `s` (left-looking step). In a
     /// full factorization the updates from before the trailing block to a
     /// trailing supernode are summed into `w_l`, `w_u` as well.
-    pub fn supernode(
-        &mut self,
-        sym: &SymbolicFactor,
-        s: usize,
-        full: bool,
-    ) -> Result<(), ZeroPivot> {
+    pub fn supernode(&mut self, sym: &SymbolicFactor, s: usize, full: bool) -> Result<(), LuError> {
         let sn = sym.supernodal();
         let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
         let pat = sn.supernode(s).pattern();
@@ -152,8 +148,11 @@ impl Part<'_> {
         let m = k + pat.len();
         let la = self.l_at(sym, s);
         let panel = &self.l[la..];
-        let small = self.small;
-        self.small_pivots += (0..k).filter(|&i| panel[i * m + i].abs() < small).count();
+        let pivots = match split {
+            Some(_) => &mut self.trail_pivots,
+            None => &mut self.pivots,
+        };
+        (0..k).for_each(|i| pivots.add(panel[i * m + i]));
         for &row in pat {
             scratch(&mut self.scratch).g2l[row] = NONE;
         }
@@ -214,7 +213,7 @@ impl Part<'_> {
                 ld.subrows(kd + st, rl),
                 ud.subrows(st, cl).transpose(),
                 1.0,
-                par_for(self.par, 2 * rl * cl * kd),
+                par_for(self.par, self.par_min_flops, 2 * rl * cl * kd),
             );
             for c in 0..cl {
                 let col = pd[st + c] - bs;
@@ -235,7 +234,7 @@ impl Part<'_> {
                 ud.subrows(st + cl, rb),
                 ld.subrows(kd + st, cl).transpose(),
                 1.0,
-                par_for(self.par, 2 * rb * cl * kd),
+                par_for(self.par, self.par_min_flops, 2 * rb * cl * kd),
             );
             for c in 0..cl {
                 let col = pd[st + c] - bs;
@@ -254,7 +253,7 @@ impl Part<'_> {
 
     /// Factors supernode `s`'s diagonal block and computes its `L` and `U`
     /// off-diagonal panels.
-    fn factor_block(&mut self, sym: &SymbolicFactor, s: usize) -> Result<(), ZeroPivot> {
+    fn factor_block(&mut self, sym: &SymbolicFactor, s: usize) -> Result<(), LuError> {
         let sn = sym.supernodal();
         let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
         let k = e - b;
@@ -274,9 +273,12 @@ impl Part<'_> {
             Default::default(),
         );
         for i in 0..k {
-            let u = top[(i, i)];
-            if u == 0.0 || !u.is_finite() {
-                return Err(ZeroPivot { column: b + i });
+            let (u, column, supernode) = (top[(i, i)], b + i, s);
+            if u == 0.0 {
+                return Err(LuError::ZeroPivot { column, supernode });
+            }
+            if !u.is_finite() {
+                return Err(LuError::NonFinite { column, supernode });
             }
         }
         self.piv[b - c0..e - c0].copy_from_slice(&w.perm[..k]);
@@ -284,7 +286,7 @@ impl Part<'_> {
             return Ok(());
         }
         // L_Rs U_ss = B̃_Rs  ⇔  U_ssᵀ L_Rsᵀ = B̃_Rsᵀ
-        let par = par_for(self.par, p * k * k);
+        let par = par_for(self.par, self.par_min_flops, p * k * k);
         solve_lower_triangular_in_place(top.rb().transpose(), bot.rb_mut().transpose_mut(), par);
         // Uᵀ_s: columns permuted by P_s, then U_sR = L_ss⁻¹ (P_s B̃_sR)
         let us = &mut self.u[ua..ua + p * k];
@@ -305,9 +307,9 @@ fn scratch(s: &mut Option<Scratch>) -> &mut Scratch {
         .expect("a part is given its scratch before it factors")
 }
 
-/// `par` for a kernel of `flops`, `Par::Seq` below [`PAR_MIN_FLOPS`].
-fn par_for(par: Par, flops: usize) -> Par {
-    if flops >= PAR_MIN_FLOPS {
+/// `par` for a kernel of `flops`, `Par::Seq` below `min_flops`.
+fn par_for(par: Par, min_flops: usize, flops: usize) -> Par {
+    if flops >= min_flops {
         par
     } else {
         Par::Seq

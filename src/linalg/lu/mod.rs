@@ -21,8 +21,10 @@
 //! are those of partial pivoting restricted to the diagonal block (the
 //! "supernode pivoting" of PARDISO, Schenk & Gärtner 2004): not the
 //! stability of full partial pivoting, so [`crate::linalg::LinearSolver`]
-//! measures every solution by its true residual and refines it by
-//! preconditioned GMRES on `A`.
+//! measures every solution by its true residual, refines it by
+//! preconditioned GMRES on `A`, and where a supernode block has no pivot
+//! ([`error::LuError::ZeroPivot`]) or the refinement stalls, factors the matrix by
+//! faer's LU instead ([`fallback`]).
 //!
 //! Storage per supernode: `L_s` as faer's Cholesky panels
 //! (`(k + |R|) × k`, column-major; the top `k × k` block holds `L_ss`
@@ -34,12 +36,14 @@ pub(crate) mod estimate;
 pub(crate) mod fallback;
 pub(crate) mod kernel;
 pub(crate) mod numeric;
+pub(crate) mod params;
 pub(crate) mod solve;
 pub(crate) mod subtrees;
 pub(crate) mod symbolic;
 pub(crate) mod trailing;
 
 use crate::linalg::lu::kernel::{Scratch, NONE};
+use crate::linalg::lu::params::{LuInfo, Pivots};
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::pattern::BlockPattern;
 use std::sync::Mutex;
@@ -52,10 +56,12 @@ pub struct SupernodalLu {
     piv: Vec<usize>,
     /// Where each stored entry of `A` goes (`SymbolicFactor::lu_destinations`).
     dest: Vec<usize>,
-    /// Pivots smaller than `√ε · max|A|` in the last factorization.
-    small_pivots: usize,
-    /// `√ε · max|A|` of the last full factorization.
-    small: f64,
+    /// `max|A|` of the last full factorization.
+    amax: f64,
+    /// The pivots of the last full factorization before the trailing
+    /// block, and what the last factorization found.
+    rest: Pivots,
+    info: LuInfo,
     /// The trailing block (`SymbolicFactor::split`): the updates of the
     /// supernodes before it, summed in the shape of its `L` and `Uᵀ` panels,
     /// and the entries of `A` that land in those panels `(index, dest)`.
@@ -134,8 +140,9 @@ impl SupernodalLu {
             u: zeroed(u, u_len),
             piv: vec![0; n],
             dest,
-            small_pivots: 0,
-            small: 0.0,
+            amax: 0.0,
+            rest: Pivots::new(0.0),
+            info: LuInfo::default(),
             w_l: zeroed(w_l, l_len - l0),
             w_u: zeroed(w_u, u_len - u0),
             tail,
@@ -149,9 +156,9 @@ impl SupernodalLu {
         }
     }
 
-    /// Pivots below `√ε · max|A|` in the last factorization (diagnostic).
-    pub fn small_pivots(&self) -> usize {
-        self.small_pivots
+    /// What the last factorization (full or of the trailing block) found.
+    pub fn info(&self) -> LuInfo {
+        self.info
     }
 }
 

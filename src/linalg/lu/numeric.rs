@@ -3,8 +3,9 @@
 //! the supernodes above them in order, each by the left-looking kernel of
 //! [`crate::linalg::lu::kernel`].
 
-use crate::linalg::lu::error::ZeroPivot;
+use crate::linalg::lu::error::LuError;
 use crate::linalg::lu::kernel::{Part, Scratch, NONE};
+use crate::linalg::lu::params::{LuInfo, LuParams, Pivots};
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::lu::SupernodalLu;
 use faer::Par;
@@ -12,7 +13,14 @@ use rayon::prelude::*;
 
 impl SupernodalLu {
     /// Numeric factorization of the matrix with values `val` on the pattern.
-    pub fn factorize(&mut self, sym: &SymbolicFactor, val: &[f64]) -> Result<(), ZeroPivot> {
+    /// After an error the factors are unusable, the arrays kept for the
+    /// next factorization.
+    pub fn factorize(
+        &mut self,
+        sym: &SymbolicFactor,
+        val: &[f64],
+        params: LuParams,
+    ) -> Result<LuInfo, LuError> {
         assert_eq!(val.len(), self.dest.len(), "values of another pattern");
         let l_len = self.l.len();
         self.l.iter_mut().for_each(|v| *v = 0.0);
@@ -26,14 +34,15 @@ impl SupernodalLu {
             }
             amax = amax.max(v.abs());
         }
-        self.small = f64::EPSILON.sqrt() * amax;
-        self.small_pivots = 0;
+        self.amax = amax;
+        let mut rest = Pivots::new(params.small_pivot * amax);
         self.w_l.iter_mut().for_each(|v| *v = 0.0);
         self.w_u.iter_mut().for_each(|v| *v = 0.0);
         self.head.iter_mut().for_each(|h| *h = NONE);
         self.done.iter_mut().for_each(|d| *d = false);
         for level in sym.levels() {
-            let pending = self.factor_level(sym, level)?;
+            let (pending, pivots) = self.factor_level(sym, level, rest.small, params)?;
+            rest = rest.merged(pivots);
             for (t, d) in pending {
                 self.link[d] = self.head[t];
                 self.head[t] = d;
@@ -44,28 +53,32 @@ impl SupernodalLu {
         }
         // what no level took, in order
         let done = std::mem::take(&mut self.done);
-        let mut part = self.whole();
+        let mut part = self.whole(rest.small, params);
         let result = (0..done.len())
             .filter(|&s| !done[s])
             .try_for_each(|s| part.supernode(sym, s, true));
         // the scratch goes back also after a zero pivot
-        let (small, scratch) = (part.small_pivots, part.scratch.take());
+        let (pivots, trail, scratch) = (part.pivots, part.trail_pivots, part.scratch.take());
         self.scratch = scratch;
-        self.small_pivots += small;
         self.done = done;
-        result
+        result?;
+        self.rest = rest.merged(pivots);
+        self.info = self.rest.merged(trail).info(amax);
+        Ok(self.info)
     }
 
     /// Factors the subtrees of one level of [`SymbolicFactor::levels`] in
     /// parallel, each on its own range of the factors, skipping what the
     /// levels before did; returns the links of their supernodes to the
     /// supernodes above (in subtree order, so the factors do not depend on
-    /// the number of threads).
+    /// the number of threads), and their pivots.
     fn factor_level(
         &mut self,
         sym: &SymbolicFactor,
         level: &[(usize, usize)],
-    ) -> Result<Vec<(usize, usize)>, ZeroPivot> {
+        small: f64,
+        params: LuParams,
+    ) -> Result<(Vec<(usize, usize)>, Pivots), LuError> {
         let sn = sym.supernodal();
         let (cpv, up, beg) = (sn.col_ptr_for_val(), sym.u_ptr(), sn.supernode_begin());
         let at = |p: &[usize]| {
@@ -85,7 +98,7 @@ impl SupernodalLu {
         let mut head = chunks(&mut self.head, &sup).into_iter();
         let mut link = chunks(&mut self.link, &sup).into_iter();
         let mut next = chunks(&mut self.next, &sup).into_iter();
-        let (n, (max_k, max_panel), small) = (sym.n(), self.sub_max, self.small);
+        let (n, (max_k, max_panel)) = (sym.n(), self.sub_max);
         let (pool, done) = (&self.pool, &self.done);
         let one = "a range per subtree";
         let parts: Vec<Part<'_>> = level
@@ -102,12 +115,13 @@ impl SupernodalLu {
                 scratch: None,
                 trail: None,
                 pending: Vec::new(),
-                small,
-                small_pivots: 0,
+                pivots: Pivots::new(small),
+                trail_pivots: Pivots::new(small),
                 par: Par::Seq,
+                par_min_flops: params.par_min_flops,
             })
             .collect();
-        let results: Vec<Result<Part<'_>, ZeroPivot>> = parts
+        let results: Vec<Result<Part<'_>, LuError>> = parts
             .into_par_iter()
             .map(|mut part| {
                 let taken = pool.lock().map(|mut p| p.pop()).unwrap_or(None);
@@ -122,18 +136,17 @@ impl SupernodalLu {
             })
             .collect();
         let mut pending = Vec::new();
-        let mut small_pivots = 0;
+        let mut pivots = Pivots::new(small);
         for part in results {
             let part = part?;
             pending.extend(part.pending);
-            small_pivots += part.small_pivots;
+            pivots = pivots.merged(part.pivots);
         }
-        self.small_pivots += small_pivots;
-        Ok(pending)
+        Ok((pending, pivots))
     }
 
-    /// The part of all supernodes.
-    pub(super) fn whole(&mut self) -> Part<'_> {
+    /// The part of all supernodes, counting pivots below `small`.
+    pub(super) fn whole(&mut self, small: f64, params: LuParams) -> Part<'_> {
         let trail = (!self.w_l.is_empty() || !self.w_u.is_empty())
             .then_some((&mut self.w_l[..], &mut self.w_u[..]));
         Part {
@@ -148,12 +161,13 @@ impl SupernodalLu {
             scratch: self.scratch.take(),
             trail,
             pending: Vec::new(),
-            small: self.small,
-            small_pivots: 0,
+            pivots: Pivots::new(small),
+            trail_pivots: Pivots::new(small),
             par: match rayon::current_num_threads() {
                 1 => Par::Seq,
                 t => Par::rayon(t),
             },
+            par_min_flops: params.par_min_flops,
         }
     }
 }

@@ -22,15 +22,21 @@ impl SupernodalLu {
         x: &mut Vec<f64>,
         t: &mut Vec<f64>,
     ) {
-        self.solve_from(sym, 0, rhs, nrhs, x, t);
+        self.solve_from(sym, 0, false, rhs, nrhs, x, t);
     }
 
-    /// The solve over the supernodes from the one beginning at permuted
-    /// column `c0` on (`c0 = 0`: all; otherwise `rhs` must be zero before `c0`).
+    /// The solve of right-hand sides that are zero on every dof whose
+    /// permuted column is before `c0` (the first column of a supernode):
+    /// the forward solve from `c0`'s supernode on (before it, it would
+    /// compute zeros), the backward solve from there on (`whole = false`:
+    /// the solution on the permuted columns from `c0` alone, `rhs` left as
+    /// it was elsewhere) or over all supernodes (`whole`: the full
+    /// solution, the same bit for bit as [`SupernodalLu::solve_in_place`]).
     pub(super) fn solve_from(
         &self,
         sym: &SymbolicFactor,
         c0: usize,
+        whole: bool,
         rhs: &mut [f64],
         nrhs: usize,
         x: &mut Vec<f64>,
@@ -41,16 +47,17 @@ impl SupernodalLu {
         let (fwd, _) = sym.perm();
         let s0 = if c0 == 0 { 0 } else { sym.sup_of_col()[c0] };
         debug_assert_eq!(sym.supernodal().supernode_begin()[s0], c0);
+        let out = if whole { 0 } else { c0 };
         x.resize(n * nrhs, 0.0);
         for c in 0..nrhs {
-            for (i, &f) in fwd.iter().enumerate().skip(c0) {
-                x[c * n + i] = rhs[c * n + f];
+            for (i, &f) in fwd.iter().enumerate().skip(out) {
+                x[c * n + i] = if i < c0 { 0.0 } else { rhs[c * n + f] };
             }
         }
         self.forward(sym, s0, &mut x[..n * nrhs], nrhs, t);
-        self.backward(sym, s0, &mut x[..n * nrhs], nrhs, t);
+        self.backward(sym, if whole { 0 } else { s0 }, &mut x[..n * nrhs], nrhs, t);
         for c in 0..nrhs {
-            for (i, &f) in fwd.iter().enumerate().skip(c0) {
+            for (i, &f) in fwd.iter().enumerate().skip(out) {
                 rhs[c * n + f] = x[c * n + i];
             }
         }

@@ -1,6 +1,7 @@
 //! Tests of the supernodal LU: the trailing-block refactorization and
 //! solve, and unsymmetric grid matrices on every ordering.
 
+use crate::linalg::lu::params::LuParams;
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::lu::SupernodalLu;
 use crate::linalg::ordering::nodes::FillOrdering;
@@ -17,8 +18,9 @@ fn refactoring_the_trailing_block_factors_the_mixed_matrix() {
     let v0 = values(&p, 6.0, 0.3);
     let v1 = values(&p, 5.0, -0.4);
     let mut lu = SupernodalLu::new(&sym, &p);
-    lu.factorize(&sym, &v0).unwrap();
-    lu.refactor_trailing(&sym, &v1).unwrap();
+    lu.factorize(&sym, &v0, LuParams::default()).unwrap();
+    lu.refactor_trailing(&sym, &v1, LuParams::default())
+        .unwrap();
     // the factored matrix: v1 where an entry lands in the trailing block, v0 elsewhere
     let mut mixed = v0.clone();
     for &(k, _) in &lu.tail {
@@ -35,7 +37,7 @@ fn refactoring_the_trailing_block_factors_the_mixed_matrix() {
     let res = relative_residual(&p, &mixed, &x, &b);
     assert!(res < 1e-13, "residual of the mixed matrix {res:e}");
     // and a full factorization of v1 after it is again exact for v1
-    lu.factorize(&sym, &v1).unwrap();
+    lu.factorize(&sym, &v1, LuParams::default()).unwrap();
     let mut x = b.clone();
     lu.solve_in_place(&sym, &mut x, 1, &mut w1, &mut w2);
     let res = relative_residual(&p, &v1, &x, &b);
@@ -53,7 +55,7 @@ fn factors_unsymmetric_grid_matrices_with_every_ordering() {
         for ordering in [FillOrdering::Metis, FillOrdering::Amd] {
             let sym = SymbolicFactor::new(&p, ordering, None).unwrap();
             let mut lu = SupernodalLu::new(&sym, &p);
-            lu.factorize(&sym, &val).unwrap();
+            lu.factorize(&sym, &val, LuParams::default()).unwrap();
             let nrhs = 3;
             let b: Vec<f64> = (0..n * nrhs)
                 .map(|i| ((i * 7) as f64 * 0.13).sin())
@@ -80,7 +82,7 @@ fn the_trailing_solve_is_the_full_solve_on_the_trailing_dofs() {
     let (_, inv) = sym.perm();
     let val = values(&p, 6.0, 0.3);
     let mut lu = SupernodalLu::new(&sym, &p);
-    lu.factorize(&sym, &val).unwrap();
+    lu.factorize(&sym, &val, LuParams::default()).unwrap();
     // right-hand sides on the trailing nodes only
     let nrhs = 4;
     let trailing = |dof: usize| inv[dof] >= c0;
@@ -98,6 +100,12 @@ fn the_trailing_solve_is_the_full_solve_on_the_trailing_dofs() {
     lu.solve_in_place(&sym, &mut full, nrhs, &mut w1, &mut w2);
     let mut part = b.clone();
     lu.solve_trailing_in_place(&sym, &mut part, nrhs, &mut w1, &mut w2);
+    let mut whole = b.clone();
+    lu.solve_trailing_rhs_in_place(&sym, &mut whole, nrhs, &mut w1, &mut w2);
+    assert!(
+        whole == full,
+        "the full solve without the leading forward solve differs"
+    );
     let mut outside = 0;
     for c in 0..nrhs {
         let xc = &full[c * n..(c + 1) * n];
@@ -137,7 +145,7 @@ fn subtrees_factor_exactly_and_alike_on_any_number_of_threads() {
             .unwrap();
         pool.install(|| {
             let mut lu = SupernodalLu::new(&sym, &p);
-            lu.factorize(&sym, &val).unwrap();
+            lu.factorize(&sym, &val, LuParams::default()).unwrap();
             lu
         })
     };
@@ -163,11 +171,11 @@ fn a_zero_pivot_leaves_the_factors_usable_for_the_next_matrix() {
         let mut lu = SupernodalLu::new(&sym, &p);
         let zero = vec![0.0; p.nnz()];
         assert!(
-            lu.factorize(&sym, &zero).is_err(),
+            lu.factorize(&sym, &zero, LuParams::default()).is_err(),
             "a zero matrix is singular"
         );
         let val = values(&p, 6.0, 0.3);
-        lu.factorize(&sym, &val).unwrap();
+        lu.factorize(&sym, &val, LuParams::default()).unwrap();
         let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
         let mut x = b.clone();
         let (mut w1, mut w2) = (Vec::new(), Vec::new());
@@ -192,7 +200,7 @@ fn factors_in_the_arrays_of_another_pattern_are_the_fresh_factors() {
         };
         let val = values(&p, 6.0, 0.3);
         let mut lu = SupernodalLu::reusing(&sym, &p, old);
-        lu.factorize(&sym, &val).unwrap();
+        lu.factorize(&sym, &val, LuParams::default()).unwrap();
         (lu, p, sym, val)
     };
     let mut old = None;

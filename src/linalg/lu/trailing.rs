@@ -3,8 +3,9 @@
 //! factors of the rest, and solved alone for right-hand sides that live on
 //! it.
 
-use crate::linalg::lu::error::ZeroPivot;
+use crate::linalg::lu::error::LuError;
 use crate::linalg::lu::kernel::NONE;
+use crate::linalg::lu::params::{LuInfo, LuParams};
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::lu::SupernodalLu;
 
@@ -21,14 +22,20 @@ impl SupernodalLu {
     /// and their updates to it from the last [`SupernodalLu::factorize`].
     /// The result factors the matrix whose trailing diagonal block is that
     /// of `val` and whose other entries are those of the last full
-    /// factorization. Without a trailing block: a full factorization.
+    /// factorization. Without a trailing block: a full factorization. The
+    /// info counts the pivots of the last full factorization before the
+    /// block with the block's new ones; small pivots are those below
+    /// `params.small_pivot` times the `max|A|` of the last full
+    /// factorization. After an error the factors are unusable until the
+    /// next full factorization.
     pub fn refactor_trailing(
         &mut self,
         sym: &SymbolicFactor,
         val: &[f64],
-    ) -> Result<(), ZeroPivot> {
+        params: LuParams,
+    ) -> Result<LuInfo, LuError> {
         let Some(sc) = sym.split() else {
-            return self.factorize(sym, val);
+            return self.factorize(sym, val, params);
         };
         let sn = sym.supernodal();
         let (l0, u0) = (sn.col_ptr_for_val()[sc], sym.u_ptr()[sc]);
@@ -42,15 +49,15 @@ impl SupernodalLu {
                 self.u[d - l_len] += val[k];
             }
         }
-        self.small_pivots = 0;
         self.head[sc..].iter_mut().for_each(|h| *h = NONE);
-        let mut part = self.whole();
+        let mut part = self.whole(self.rest.small, params);
         let result = (sc..sn.n_supernodes()).try_for_each(|s| part.supernode(sym, s, false));
         // the scratch goes back also after a zero pivot
-        let (small, scratch) = (part.small_pivots, part.scratch.take());
+        let (trail, scratch) = (part.trail_pivots, part.scratch.take());
         self.scratch = scratch;
-        self.small_pivots = small;
-        result
+        result?;
+        self.info = self.rest.merged(trail).info(self.amax);
+        Ok(self.info)
     }
 
     /// First permuted column of the trailing block (`SymbolicFactor::split`).
@@ -79,6 +86,23 @@ impl SupernodalLu {
         t: &mut Vec<f64>,
     ) {
         let c0 = Self::trailing_begin(sym).unwrap_or(0);
-        self.solve_from(sym, c0, rhs, nrhs, x, t);
+        self.solve_from(sym, c0, false, rhs, nrhs, x, t);
+    }
+
+    /// The full solution for right-hand sides that are zero before the
+    /// trailing block, as [`SupernodalLu::solve_in_place`] computes it (the
+    /// same bit for bit, and on the trailing dofs the same as
+    /// [`SupernodalLu::solve_trailing_in_place`]), without the forward
+    /// solve over the supernodes before the block.
+    pub fn solve_trailing_rhs_in_place(
+        &self,
+        sym: &SymbolicFactor,
+        rhs: &mut [f64],
+        nrhs: usize,
+        x: &mut Vec<f64>,
+        t: &mut Vec<f64>,
+    ) {
+        let c0 = Self::trailing_begin(sym).unwrap_or(0);
+        self.solve_from(sym, c0, true, rhs, nrhs, x, t);
     }
 }

@@ -40,7 +40,13 @@ impl LinearSolver {
             self.op.values.len(),
             "values of another pattern"
         );
-        let Some(Precond::Lu { sym, lu, .. }) = &mut self.precond else {
+        let Some(Precond::Lu {
+            sym,
+            lu,
+            on_fallback: false,
+            ..
+        }) = &mut self.precond
+        else {
             return Ok(false);
         };
         if !(self.factored && self.intact) || sym.split().is_none() {
@@ -54,12 +60,17 @@ impl LinearSolver {
             }
             self.op.values[k] = v;
         }
-        lu.refactor_trailing(sym, &self.op.values)
-            .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;
-        self.fresh = true;
-        self.pending = false;
+        let result = lu.refactor_trailing(sym, &self.op.values, self.params.lu);
         self.stats.trailing_refactorizations += 1;
         self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        if result.is_err() {
+            // no pivot within the block's supernodes: `K̃` is factored whole
+            // (by the fallback where the supernodal LU fails again)
+            self.refactor()?;
+            return Ok(true);
+        }
+        self.fresh = true;
+        self.pending = false;
         Ok(true)
     }
 }

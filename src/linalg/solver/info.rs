@@ -9,6 +9,10 @@ pub struct LinearStats {
     pub factorizations: usize,
     /// Refactorizations of the trailing (contact) block alone.
     pub trailing_refactorizations: usize,
+    /// Of the factorizations, those by faer's LU, the supernodal LU's
+    /// fallback (a zero pivot in a supernode block, or a refinement that
+    /// stalled above the residual contract).
+    pub fallback_factorizations: usize,
     /// Right-hand sides solved.
     pub solves: usize,
     /// Of those, solved on the trailing block alone
@@ -27,8 +31,9 @@ pub struct LinearStats {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct SolveInfo {
     pub iterations: usize,
-    /// Largest true relative residual over the right-hand sides (NaN for a
-    /// solve restricted to the trailing block, whose solution is partial).
+    /// Largest true relative residual over the right-hand sides; for a
+    /// solve restricted to the trailing block (whose solutions are
+    /// partial), that of its sampled column's full solution.
     pub residual: f64,
     /// The matrix was factored during this solve.
     pub refactored: bool,

@@ -1,6 +1,7 @@
 //! The options of a [`crate::linalg::LinearSolver`], with their defaults
 //! and reasons.
 
+use crate::linalg::lu::params::LuParams;
 use crate::linalg::ordering::nodes::FillOrdering;
 
 /// `[solver] linear`: how the linear systems are solved.
@@ -35,6 +36,8 @@ pub struct LinearParams {
     /// Bytes the direct factors may take under `Auto`; `None`: half of the
     /// memory available when the solver is built.
     pub memory_budget: Option<f64>,
+    /// The supernodal LU's options.
+    pub lu: LuParams,
 }
 
 impl Default for LinearParams {
@@ -48,6 +51,7 @@ impl Default for LinearParams {
             max_iterations: 3000,
             restart: 30,
             memory_budget: None,
+            lu: LuParams::default(),
         }
     }
 }

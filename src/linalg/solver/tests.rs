@@ -352,6 +352,10 @@ fn restricted_solves_are_the_full_solution_on_the_contact_nodes() {
             what == "a new matrix",
             "{what}: old factors are refactored, not reused"
         );
+        assert!(
+            info.residual <= 1e-12,
+            "{what}: the sample's residual {info:?}"
+        );
         let mut full = b.clone();
         s.solve_many_in_place(&mut full, nrhs).unwrap();
         check(&p, values, &full, &b, what);

@@ -3,7 +3,7 @@
 //! [`super::newton`].
 //!
 //! All use one scalar `ρ_N = ρ_T = ρ = 1/λ_max(W)` (any `ρ > 0` has the same
-//! zeros). Measured on the random problems of `tests/nonsmooth_local.rs`,
+//! zeros). Measured on the random problems of `tests/solvers/local.rs`,
 //! `1/λ_max` is the best of `1/λ_max`, `1/√(λ_max λ_min)`, `1/λ_min` for the
 //! Jean–Moreau and natural-map functions and within 0.1 % for Alart–Curnier.
 

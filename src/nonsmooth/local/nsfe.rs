@@ -12,7 +12,7 @@
 //!
 //! Choice of `ρ`: with `ρ = 1/λ_min(W)` the velocity dominates `d` in every
 //! direction, so the active set (take-off / stick / slip) is read from `u`;
-//! on the random problems of `tests/nonsmooth_local.rs` this raised the 3D
+//! on the random problems of `tests/solvers/local.rs` this raised the 3D
 //! success rate from 97.6 % (`ρ = 1/λ_max`) to 99.9 %.
 
 use super::acary::newton_solver;

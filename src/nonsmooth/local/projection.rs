@@ -4,7 +4,7 @@
 //! All three iterate `r ← T_ρ(r)` where a fixed point of `T_ρ` is a solution
 //! for every `ρ > 0`. Convergence is linear with a rate governed by `ρ` and the
 //! conditioning of `W`, so on badly conditioned `W` they need many iterations
-//! (that is the nature of the methods, measured in `tests/nonsmooth_local.rs`).
+//! (that is the nature of the methods, measured in `tests/solvers/local.rs`).
 
 use super::common::{desaxce_step, error3, finish, lambda_max3, pg_step, M3, V3};
 use super::{LocalError, LocalInfo, LocalParams, LocalSolver};

@@ -1,0 +1,112 @@
+//! Which second-pass points carry a constraint under saddle-point
+//! enforcement.
+//!
+//! Two passes of node-to-segment contact put each surface's nodes against
+//! the other's faces, so that neither body's nodes enter the other. With
+//! exact multipliers that over-constrains an interface where both surfaces
+//! are flat and pressed: the first pass holds the slave nodes on the master
+//! faces, the second the master nodes on the slave faces, and where every
+//! node of the interface is in contact the two sets of rows are linearly
+//! dependent (a uniform normal motion of both surfaces satisfies all, and
+//! `P₁₂ P₂₁` — the interpolation of the slaves on the masters and back — is
+//! row-stochastic, so `I − P₁₂ P₂₁` is singular); near it the rows are
+//! ill-conditioned, and the more so the larger the contact area. The
+//! multipliers are then not unique and a semismooth Newton wanders along
+//! the redundant directions (measured on the sliding friction blocks,
+//! μ = 0.2: its merit jumped by 10⁴ between inner iterations and the step
+//! was cut back twice).
+//!
+//! The rule ([`shadow`], at the first saddle-point correction of a step):
+//! a second-pass point is *shadowed* for the step when the first pass
+//! already holds the slave face it lies on — every node of that face is a
+//! first-pass point engaged with the master surface (pressed, in contact at
+//! `t_n`, or within a quarter face size of it) — and it does not penetrate
+//! that face beyond the tolerance. A shadowed point carries no multiplier
+//! (its row of the saddle-point system is the open one, `r = 0`) but is
+//! still evaluated: its penetration counts in the law's violation, so an
+//! iterate where it penetrates is not converged, and once Newton is close
+//! ([`lift`], with the faces' settle) it is enforced again for the rest of
+//! the step. Where a master node pokes into the slave face (a convex corner
+//! or a finer, curved master) it penetrates and is enforced. The roles only
+//! go from shadowed to enforced within a step: a point that carries force
+//! and is then shadowed again would drop its load and make the iteration
+//! go back and forth (measured on the friction blocks, μ = 0.8: three such
+//! points toggled every iteration until the step was rejected).
+//!
+//! Should the inner iteration still stall, [`drop_all`] leaves the second
+//! pass out for the rest of the step, as the condensed path does.
+
+use super::set::ContactSet;
+use super::slave::Role;
+
+/// A first-pass point engaged within this fraction of its face size.
+const ENGAGED_GAP: f64 = 0.25;
+
+/// Applies the shadow rule (module docs) to every second-pass point of the
+/// pairs with multipliers that is not redundant.
+pub fn shadow(set: &mut ContactSet) {
+    for i in 1..set.pairs.len() {
+        let (first, rest) = set.pairs.split_at_mut(i);
+        let (p1, p2) = (&first[i - 1], &mut rest[0]);
+        if p2.pass != 2 || p1.input != p2.input || !p2.has_multipliers() {
+            continue;
+        }
+        let super::surface::Master::Faces(faces) = &p2.surface.master else {
+            continue;
+        };
+        let engaged = |node: usize| -> bool {
+            p1.surface.slave_index(node).is_some_and(|s| {
+                let q = &p1.points[s];
+                q.on_master()
+                    && q.acts()
+                    && (p1.engaged(s) || q.lin.g1 < ENGAGED_GAP * p1.surface.h)
+            })
+        };
+        let tol = p2.tol_abs;
+        for (k, point) in p2.points.iter_mut().enumerate() {
+            if point.role == Role::Redundant {
+                continue;
+            }
+            let face = p2.narrow.held[k];
+            let held = point.on_master()
+                && point.lin.g1 >= -tol
+                && face.is_some_and(|f| faces[f].nodes().iter().all(|&a| engaged(a)));
+            point.role = if held { Role::Shadowed } else { Role::Enforced };
+            if held {
+                point.r = [0.0; 3];
+            }
+        }
+    }
+}
+
+/// Enforces again, for the rest of the step, every shadowed point that
+/// penetrates its face beyond the tolerance; returns how many.
+pub fn lift(set: &mut ContactSet) -> usize {
+    let mut lifted = 0;
+    for p in set.pairs.iter_mut().filter(|p| p.pass == 2) {
+        let tol = p.tol_abs;
+        for point in &mut p.points {
+            if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {
+                point.role = Role::Enforced;
+                lifted += 1;
+            }
+        }
+    }
+    lifted
+}
+
+/// Leaves every second-pass point of the pairs with multipliers out for the
+/// rest of the step; returns how many were enforced before.
+pub fn drop_all(set: &mut ContactSet) -> usize {
+    let mut dropped = 0;
+    for p in set.pairs.iter_mut().filter(|p| p.pass == 2 && p.has_multipliers()) {
+        for point in &mut p.points {
+            if point.role == Role::Enforced && point.on_master() {
+                dropped += 1;
+            }
+            point.role = Role::Redundant;
+            point.r = [0.0; 3];
+        }
+    }
+    dropped
+}

@@ -1,0 +1,18 @@
+//! The command line and its files: input errors, meshes read and generated, output formats,
+//! the output folder, restart, the driver's adaptive steps.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod adaptive_steps;
+mod bad_inputs;
+mod docs_paths;
+mod input_errors;
+mod mesh_generate;
+mod mesh_gmsh;
+mod output_csv;
+mod output_folder;
+mod output_plot;
+mod output_vtk;
+mod restart;
+mod run;

@@ -1,0 +1,66 @@
+//! The Python cross-checks: readers and checkers written independently of the
+//! Rust code (numpy, h5py, VTK's own readers), run as separate processes. A
+//! missing module fails the test that needs it, never skips it: `bash
+//! .ci/setup` installs them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A file of the repository.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `python3`, ready to run a cross-check that imports `modules`; panics,
+/// naming the missing module and the fix, when python3 or a module is absent.
+pub fn python(modules: &[&str]) -> Command {
+    let import = format!("import {}", modules.join(", "));
+    match Command::new("python3").args(["-c", &import]).output() {
+        Ok(o) if o.status.success() => Command::new("python3"),
+        Ok(o) => panic!(
+            "this cross-check needs python3 with {}: {} (run `bash .ci/setup`)",
+            modules.join(", "),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ),
+        Err(e) => panic!("this cross-check needs python3: {e} (run `bash .ci/setup`)"),
+    }
+}
+
+/// The independent FCLIB checker `tests/common/fclib_check.py PROBLEM
+/// SOLUTION TOL` (numpy + h5py; reads the problem as the file stores it):
+/// `(error ≤ tol, error)`.
+pub fn fclib_check(problem: &Path, solution: &Path, tol: f64) -> (bool, f64) {
+    let o = python(&["h5py", "numpy"])
+        .arg(repo("tests/common/fclib_check.py"))
+        .arg(problem)
+        .arg(solution)
+        .arg(tol.to_string())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let e: f64 = out
+        .split("error=")
+        .nth(1)
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "fclib_check.py: {out}{}",
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+    (o.status.code() == Some(0), e)
+}
+
+/// `validation/check_vtk.py PVD --points … --cells …` (VTK's own XML
+/// readers): `(passes, what it printed)`.
+pub fn check_vtk(pvd: &Path, points: &str, cells: &str) -> (bool, String) {
+    let o = python(&["vtk"])
+        .arg(repo("validation/check_vtk.py"))
+        .arg(pvd)
+        .args(["--points", points, "--cells", cells])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    (o.status.success(), text)
+}

@@ -1,0 +1,22 @@
+//! Contact: geometry and its operators, the broad phase, the exact tangent, the swept
+//! test, enforcement, and contact dynamics (energy, dissipation, momenta, the Coulomb law).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod blocks_stick;
+mod chord;
+mod dynamics;
+mod geometry;
+mod golf_ball;
+mod initial_overlap;
+mod ledgers;
+mod newton;
+mod reactions;
+mod search;
+mod step_rejections;
+mod tangent;
+mod tunnel;
+mod two_pass;
+mod unclamped_projection;
+mod validation_blocks;

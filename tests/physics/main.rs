@@ -1,0 +1,13 @@
+//! Physics invariants: shape functions and quadrature, element kernels, materials, one
+//! energy-momentum step, free flight; energy and momenta to the tolerance the theory promises.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod free_flight;
+mod hyperelastic;
+mod kernel_force;
+mod kernel_mass;
+mod kernel_step;
+mod shape;
+mod validation_free_flight;
