@@ -263,6 +263,7 @@ impl Recorder {
                 n_dofs: model.mesh.nodes.len() * D,
                 couplings: Vec::new(),
                 pairs: Vec::new(),
+                saddle: None,
             },
             control: control.clone(),
             record: self.snapshot(),
