@@ -17,3 +17,5 @@ pub mod mesh;
 pub mod model;
 pub mod nonsmooth;
 pub mod output;
+#[cfg(feature = "mpi")]
+pub mod parallel;

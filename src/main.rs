@@ -10,7 +10,7 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
-use emcontact::driver::{self, preflight, Progress, RunOptions};
+use emcontact::driver::{preflight, Progress, RunOptions};
 use emcontact::input;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -78,7 +78,17 @@ enum Command {
     },
 }
 
+/// The serial driver, or in the parallel build the distributed one
+/// (`src/parallel/`, one or more ranks under `mpirun`).
+#[cfg(not(feature = "mpi"))]
+use emcontact::driver::run as run_model;
+#[cfg(feature = "mpi")]
+use emcontact::parallel::run as run_model;
+
 fn main() -> ExitCode {
+    // MPI first, finalized after everything else (the parallel build)
+    #[cfg(feature = "mpi")]
+    let _mpi = emcontact::parallel::Mpi::init();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let code = match cli.command {
@@ -147,6 +157,10 @@ fn check(path: &Path, strict: bool) -> u8 {
     match preflight_of(&model, strict) {
         Ok(p) => {
             p.info.iter().for_each(|l| println!("{l}"));
+            #[cfg(feature = "mpi")]
+            emcontact::parallel::check_lines(&model)
+                .iter()
+                .for_each(|l| println!("{l}"));
             0
         }
         Err(c) => c,
@@ -236,7 +250,7 @@ fn run(path: &Path, flags: RunFlags) -> u8 {
         ..RunOptions::default()
     };
     let dir = model.output.dir.clone();
-    match driver::run(&model, &opts) {
+    match run_model(&model, &opts) {
         Ok(s) if s.interrupted => {
             eprintln!(
                 "interrupted: stopped at t = {} after {} steps; checkpoint and plots written in {}",

@@ -188,6 +188,10 @@ pub struct Model {
     /// unreachable tolerances); `emcontact check` and `run` print them,
     /// `--strict` refuses them.
     pub warnings: Vec<Warning>,
+    /// `[solver] petsc_options`: PETSc options (`-ksp_type cg …`) for the
+    /// linear solver of the parallel build (`--features mpi`); no effect in
+    /// the serial build.
+    pub petsc_options: Option<String>,
 }
 
 /// A warning about an input: the key, the line where known, what is wrong.

@@ -55,6 +55,19 @@ pub struct StepControl {
     pub smallest: f64,
 }
 
+/// What takes the steps the controller sizes: the serial [`Stepper`], and
+/// the distributed stepper of the parallel build (`src/parallel/`).
+pub trait Steps {
+    /// Advances `s0` by `dt`; on error the stepper's state is as before.
+    fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError>;
+}
+
+impl<const D: usize> Steps for Stepper<D> {
+    fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        Stepper::step(self, s0, dt)
+    }
+}
+
 /// A step that could not be completed even at the smallest allowed size.
 #[derive(Debug)]
 pub struct StepFailure {
@@ -129,9 +142,9 @@ impl StepControl {
     /// Takes one step from `s0`: attempts, cut-backs on retryable failures.
     /// Returns the new state (its `t` exactly on a target when it landed),
     /// the stepper's report and the size taken.
-    pub fn step<const D: usize>(
+    pub fn step(
         &mut self,
-        stepper: &mut Stepper<D>,
+        stepper: &mut impl Steps,
         s0: &State,
     ) -> Result<(State, StepReport, f64), StepFailure> {
         let mut h = self.h;

@@ -20,7 +20,8 @@ mod setup;
 
 pub use balance::Balance;
 pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
-pub use control::{advance, StepControl, StepFailure};
+pub use control::{advance, StepControl, StepFailure, Steps};
+pub use frame::write_frame;
 pub use outdir::OutputDirError;
 pub use record::{Recorder, BODY_COLUMNS, CONTACT_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS};
 pub use setup::setup;
@@ -121,6 +122,39 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The summary of a run that ended at `final_time` with the step
+    /// control `control` and the balance `b`.
+    pub fn new(
+        out_dir: PathBuf,
+        control: &StepControl,
+        final_time: f64,
+        b: Balance,
+        residual_histories: Vec<Vec<f64>>,
+        interrupted: bool,
+        seconds: f64,
+    ) -> RunSummary {
+        RunSummary {
+            out_dir,
+            steps: control.steps,
+            cutbacks: control.cutbacks,
+            smallest_dt: control.smallest,
+            final_time,
+            initial: b.initial,
+            last: b.last,
+            max_energy_drift: b.relative_drift(),
+            dissipation: b.dissipation,
+            update_defect: b.defect,
+            max_penetration: b.max_penetration,
+            max_linear_drift: b.linear_drift(),
+            max_angular_drift: b.angular_drift(),
+            newton_iterations: b.newton_iterations,
+            residual_histories,
+            balance: b,
+            interrupted,
+            seconds,
+        }
+    }
+
     /// The lines printed at the end of a run: steps, cut-backs, smallest
     /// step, conservation and the verdict.
     pub fn report(&self) -> Vec<String> {
@@ -210,7 +244,7 @@ pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
 }
 
 /// What identifies `model` in a checkpoint.
-fn model_key(model: &Model) -> ModelKey {
+pub fn model_key(model: &Model) -> ModelKey {
     ModelKey {
         name: model.name.clone(),
         dim: model.dim,
@@ -364,27 +398,15 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         }
     }
     result?;
-    let b = rec.balance.clone();
-    Ok(RunSummary {
-        out_dir: out,
-        steps: control.steps,
-        cutbacks: control.cutbacks,
-        smallest_dt: control.smallest,
-        final_time: state.t,
-        initial: b.initial,
-        last: b.last,
-        max_energy_drift: b.relative_drift(),
-        dissipation: b.dissipation,
-        update_defect: b.defect,
-        max_penetration: b.max_penetration,
-        max_linear_drift: b.linear_drift(),
-        max_angular_drift: b.angular_drift(),
-        newton_iterations: b.newton_iterations,
+    Ok(RunSummary::new(
+        out,
+        &control,
+        state.t,
+        rec.balance.clone(),
         residual_histories,
-        balance: b,
         interrupted,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+        started.elapsed().as_secs_f64(),
+    ))
 }
 
 /// Whether the target just reached is an output time (frames every

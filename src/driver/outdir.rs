@@ -44,9 +44,13 @@ fn is_run_file(name: &str) -> bool {
     FIXED.contains(&name) || name.ends_with(".pvd") || is_frame(name)
 }
 
-/// `<name>_NNNNN.vtu` (five or more digits).
+/// `<name>_NNNNN.vtu` (five or more digits); also the parallel build's
+/// `<name>_NNNNN.pvtu` and its pieces `<name>_NNNNN_RRRRR.vtu`.
 fn is_frame(name: &str) -> bool {
-    let Some(stem) = name.strip_suffix(".vtu") else {
+    let Some(stem) = name
+        .strip_suffix(".vtu")
+        .or_else(|| name.strip_suffix(".pvtu"))
+    else {
         return false;
     };
     match stem.rfind('_') {

@@ -323,45 +323,7 @@ impl Recorder {
         r: &StepReport,
         l: &StepLedger,
     ) -> Result<(), OutputError> {
-        let b = &self.balance;
-        self.history.row(&[
-            t,
-            dt,
-            m.kinetic,
-            m.strain,
-            m.gravity,
-            m.total(),
-            b.external_work,
-            m.linear[0],
-            m.linear[1],
-            m.linear[2],
-            m.angular[0],
-            m.angular[1],
-            m.angular[2],
-            r.iterations as f64,
-            r.residual,
-            b.dissipation,
-            b.defect,
-            r.active as f64,
-            r.stick as f64,
-            r.slip as f64,
-            r.max_penetration,
-            r.contact_restarts as f64,
-            m.linear_scale,
-            m.angular_scale,
-            r.max_penetration_h,
-            r.linear_iterations as f64,
-            r.factorizations as f64,
-            r.chord_iterations as f64,
-            b.impulse[0],
-            b.impulse[1],
-            b.impulse[2],
-            b.angular_impulse[0],
-            b.angular_impulse[1],
-            b.angular_impulse[2],
-            l.impulse_size,
-            l.angular_impulse_size,
-        ])
+        self.history.row(&history_values(t, dt, m, &self.balance, r, l))
     }
 
     fn body_rows<const D: usize>(
@@ -467,6 +429,57 @@ impl Recorder {
         }
         Ok(())
     }
+}
+
+/// One `history.csv` row ([`HISTORY_COLUMNS`]): the step ending at `t`
+/// (size `dt`), its state's measures `m`, the run's balance `b` so far, the
+/// step's report `r` and what it owes the ledgers `l`.
+pub fn history_values(
+    t: f64,
+    dt: f64,
+    m: &Measures,
+    b: &Balance,
+    r: &StepReport,
+    l: &StepLedger,
+) -> [f64; HISTORY_COLUMNS.len()] {
+    [
+        t,
+        dt,
+        m.kinetic,
+        m.strain,
+        m.gravity,
+        m.total(),
+        b.external_work,
+        m.linear[0],
+        m.linear[1],
+        m.linear[2],
+        m.angular[0],
+        m.angular[1],
+        m.angular[2],
+        r.iterations as f64,
+        r.residual,
+        b.dissipation,
+        b.defect,
+        r.active as f64,
+        r.stick as f64,
+        r.slip as f64,
+        r.max_penetration,
+        r.contact_restarts as f64,
+        m.linear_scale,
+        m.angular_scale,
+        r.max_penetration_h,
+        r.linear_iterations as f64,
+        r.factorizations as f64,
+        r.chord_iterations as f64,
+        b.impulse[0],
+        b.impulse[1],
+        b.impulse[2],
+        b.angular_impulse[0],
+        b.angular_impulse[1],
+        b.angular_impulse[2],
+        l.impulse_size,
+        l.angular_impulse_size,
+    ]
 }
 
 /// The measures of `s`, an output error naming `history.csv` if an element

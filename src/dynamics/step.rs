@@ -143,6 +143,36 @@ pub enum StepError {
     UpdateDefect(#[from] super::defect::Defect),
 }
 
+/// End-of-step velocities `v1` and (Newmark) accelerations `a1` of the
+/// step `s0 → x1` (module docs): energy-momentum `v₁ = 2(x₁ − x₀)/Δt − v₀`
+/// (Love & Laursen 2003, eq. 55); Newmark `a₁ = c_M (x₁ − x̂)`,
+/// `v₁ = v₀ + Δt((1−γ)a₀ + γ a₁)`. Fixed dofs are the caller's.
+#[allow(clippy::too_many_arguments)]
+pub fn end_velocities(
+    integrator: Integrator,
+    cm: f64,
+    s0: &State,
+    x_hat: &[f64],
+    x1: &[f64],
+    dt: f64,
+    v1: &mut [f64],
+    a1: &mut [f64],
+) {
+    match integrator {
+        Integrator::EnergyMomentum => {
+            for i in 0..x1.len() {
+                v1[i] = 2.0 * (x1[i] - s0.x[i]) / dt - s0.v[i];
+            }
+        }
+        Integrator::Newmark { gamma, .. } => {
+            for i in 0..x1.len() {
+                a1[i] = cm * (x1[i] - x_hat[i]);
+                v1[i] = s0.v[i] + dt * ((1.0 - gamma) * s0.a[i] + gamma * a1[i]);
+            }
+        }
+    }
+}
+
 /// Newton solver state for one system; scratch is allocated once.
 pub struct Stepper<const D: usize> {
     pub sys: System<D>,
@@ -445,22 +475,9 @@ impl<const D: usize> Stepper<D> {
 
     /// End-of-step velocities into `v1`; returns the accelerations (Newmark).
     fn velocities(&self, s0: &State, x1: &[f64], dt: f64, v1: &mut [f64]) -> Vec<f64> {
-        let n = x1.len();
         let (cm, _) = self.coefficients(dt);
-        let mut a1 = vec![0.0; n];
-        match self.integrator {
-            Integrator::EnergyMomentum => {
-                for i in 0..n {
-                    v1[i] = 2.0 * (x1[i] - s0.x[i]) / dt - s0.v[i];
-                }
-            }
-            Integrator::Newmark { gamma, .. } => {
-                for i in 0..n {
-                    a1[i] = cm * (x1[i] - self.x_hat[i]);
-                    v1[i] = s0.v[i] + dt * ((1.0 - gamma) * s0.a[i] + gamma * a1[i]);
-                }
-            }
-        }
+        let mut a1 = vec![0.0; x1.len()];
+        end_velocities(self.integrator, cm, s0, &self.x_hat, x1, dt, v1, &mut a1);
         self.sys.zero_fixed(v1);
         self.sys.zero_fixed(&mut a1);
         a1

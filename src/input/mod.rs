@@ -391,6 +391,19 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         contact_warnings(ctx, c, spec, i, integrator, &mut warnings);
     }
     boundary::overlap_warnings(ctx, &raw.boundary, &boundaries, &mesh, &mut warnings);
+    let petsc_options = raw
+        .solver
+        .petsc_options
+        .as_ref()
+        .map(|o| o.get_ref().trim().to_string());
+    #[cfg(not(feature = "mpi"))]
+    if let Some(o) = &raw.solver.petsc_options {
+        warnings.push(Warning {
+            key: "solver.petsc_options".into(),
+            line: Some(ctx.line_of(o.span())),
+            message: "has no effect in this build: PETSc solves only in the parallel build (cargo build --features mpi, docs/parallel.md)".into(),
+        });
+    }
 
     mesh.check_elements().map_err(|e| InputError {
         file: ctx.file.to_path_buf(),
@@ -431,6 +444,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         loads,
         source: ctx.file.to_path_buf(),
         warnings,
+        petsc_options,
     })
 }
 

@@ -53,6 +53,7 @@ pub struct RawSolver {
     pub max_iterations: Option<Spanned<i64>>,
     pub max_cutbacks: Option<Spanned<i64>>,
     pub linear: Option<Spanned<String>>,
+    pub petsc_options: Option<Spanned<String>>,
     pub contact_system: Option<Spanned<String>>,
 }
 

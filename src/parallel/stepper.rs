@@ -1,0 +1,436 @@
+//! One time step on several processes, for models without contact: the
+//! serial build's step (`dynamics::step`, `dynamics::newton`) with its
+//! vectors split over the ranks.
+//!
+//! The residual and its Newton matrix are those of the serial build
+//! (Love & Laursen 2003, eq. 54; Simo & Tarnow 1992 for the
+//! energy-momentum scheme):
+//!
+//! ```text
+//! R(x₁) = c_M M (x₁ − x̂) + f_int(x₀, x₁) − f_ext,    K = c_M M + ∂f_int/∂x₁
+//! ```
+//!
+//! Each rank assembles its own elements into its local vectors and matrix
+//! share (the serial kernels and coloured assembly, `dynamics::System`);
+//! the ghost rows are summed into their owners ([`GhostVec::reverse_add`]),
+//! the matrix shares by PETSc. A rank's state vectors hold its local nodes
+//! (owned, then ghosts), the ghosts refreshed after every update. Norms and
+//! every test that decides what Newton does are reduced in rank order
+//! ([`World`]), so all ranks take the same decisions; an element that fails
+//! on one rank fails the iterate on all.
+//!
+//! The Newton loop is the serial one without contact: stop at
+//! `‖R‖ ≤ max(tol · scale, floor)`, backtrack a correction that does not
+//! reduce `‖R‖` (up to eight halvings), stop at a correction below the
+//! positions' round-off. Extra unknowns per contact point (phase 2,
+//! docs/parallel.md) extend the owned rows of the rank owning the slave
+//! node; nothing here assumes the rows are nodal beyond the block size.
+
+use super::comm::World;
+use super::linear::{Linear, LinearError};
+use super::local::LocalSystem;
+use super::partition::Layout;
+use super::petsc::{GhostVec, PetscError};
+use crate::driver::Steps;
+use crate::dynamics::step::end_velocities;
+use crate::dynamics::{State, StepError, StepReport};
+use crate::fe::kernel::{KernelError, StressEval};
+use crate::linalg::LinearSolveError;
+use crate::model::{Integrator, Model, SolverParams};
+
+/// As in the serial Newton (`dynamics::newton`): corrections below this
+/// fraction of the positions are round-off; the residual's floor is this
+/// fraction of the inertia term; a correction is halved at most this often.
+const ROUND_OFF: f64 = 1e-14;
+const ROUND_OFF_FLOOR: f64 = 1e-13;
+const MAX_HALVINGS: usize = 8;
+
+/// Residual size at one iterate (global, the same on every rank).
+#[derive(Debug, Clone, Copy)]
+struct Eval {
+    norm: f64,
+    scale: f64,
+    floor: f64,
+}
+
+impl Eval {
+    fn relative(&self) -> f64 {
+        self.norm / self.scale
+    }
+    fn converged(&self, tol: f64) -> bool {
+        self.norm <= (tol * self.scale).max(self.floor)
+    }
+}
+
+/// Where a distributed stepper's time went.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timing {
+    pub assembly: f64,
+    pub communication: f64,
+}
+
+/// The distributed stepper of one rank.
+pub struct Distributed<'p, const D: usize> {
+    pub world: &'p World,
+    pub layout: Layout,
+    pub local: LocalSystem<D>,
+    pub linear: Linear<'p>,
+    integrator: Integrator,
+    params: SolverParams,
+    gravity: [f64; 3],
+    /// External (gravity) force on the local nodes, zero at fixed dofs.
+    f_ext: Vec<f64>,
+    /// `m_A g`, not zeroed (the support reactions balance it).
+    gravity_force: Vec<f64>,
+    /// Local vectors: force, inertia, `M x₁`, residual, correction, trial.
+    f: Vec<f64>,
+    mv: Vec<f64>,
+    mx: Vec<f64>,
+    r: Vec<f64>,
+    dx: Vec<f64>,
+    x_trial: Vec<f64>,
+    x_hat: Vec<f64>,
+    /// This rank's share of the Newton matrix (its local pattern's values).
+    k: Vec<f64>,
+    /// Support reactions of the last evaluation, on the local nodes.
+    pub reaction: Vec<f64>,
+    ghosts: GhostVec<'p>,
+    pub timing: Timing,
+}
+
+/// Owned part of a local vector.
+fn owned<const D: usize>(layout: &Layout, v: &[f64]) -> std::ops::Range<usize> {
+    let _ = v;
+    0..layout.owned * D
+}
+
+impl<'p, const D: usize> Distributed<'p, D> {
+    pub fn new(
+        world: &'p World,
+        model: &Model,
+        layout: Layout,
+        local: LocalSystem<D>,
+        linear: Linear<'p>,
+        ghosts: GhostVec<'p>,
+    ) -> Distributed<'p, D> {
+        let n = layout.nodes.len() * D;
+        let mut gravity_force = vec![0.0; n];
+        for a in 0..layout.nodes.len() {
+            for i in 0..D {
+                gravity_force[a * D + i] = local.mass[a] * model.gravity[i];
+            }
+        }
+        let mut f_ext = gravity_force.clone();
+        local.sys.zero_fixed(&mut f_ext);
+        let nnz = local.sys.pattern.nnz();
+        Distributed {
+            world,
+            layout,
+            local,
+            linear,
+            integrator: model.time.integrator,
+            params: model.solver,
+            gravity: model.gravity,
+            f_ext,
+            gravity_force,
+            f: vec![0.0; n],
+            mv: vec![0.0; n],
+            mx: vec![0.0; n],
+            r: vec![0.0; n],
+            dx: vec![0.0; n],
+            x_trial: vec![0.0; n],
+            x_hat: vec![0.0; n],
+            k: vec![0.0; nnz],
+            reaction: vec![0.0; n],
+            ghosts,
+            timing: Timing::default(),
+        }
+    }
+
+    pub fn gravity(&self) -> [f64; 3] {
+        self.gravity
+    }
+
+    /// Local dofs (owned and ghost nodes).
+    pub fn n_local(&self) -> usize {
+        self.layout.nodes.len() * D
+    }
+
+    /// `c_M` and where the stress is evaluated (as `Stepper::coefficients`).
+    fn coefficients(&self, dt: f64) -> (f64, StressEval) {
+        match self.integrator {
+            Integrator::EnergyMomentum => (2.0 / (dt * dt), StressEval::Midpoint),
+            Integrator::Newmark { beta, .. } => (1.0 / (beta * dt * dt), StressEval::EndPoint),
+        }
+    }
+
+    /// `‖v‖` over the owned entries of every rank.
+    fn norm(&self, v: &[f64]) -> f64 {
+        let r = owned::<D>(&self.layout, v);
+        self.world
+            .sum1(v[r].iter().map(|a| a * a).sum::<f64>())
+            .sqrt()
+    }
+
+    /// `max |v|` over the owned entries of every rank.
+    fn max_abs(&self, v: &[f64]) -> f64 {
+        let r = owned::<D>(&self.layout, v);
+        self.world.max(&[v[r].iter().fold(0.0f64, |m, a| m.max(a.abs()))])[0]
+    }
+
+    /// Sums the ranks' shares of a local vector into its owned entries and
+    /// sends them to the ghosts.
+    fn complete(&mut self, which: Which) -> Result<(), PetscError> {
+        let started = std::time::Instant::now();
+        let v = match which {
+            Which::F => &mut self.f,
+            Which::Mv => &mut self.mv,
+            Which::Mx => &mut self.mx,
+            Which::Dx => &mut self.dx,
+        };
+        if which != Which::Dx {
+            self.ghosts.reverse_add(v)?;
+        }
+        self.ghosts.forward(v)?;
+        self.timing.communication += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Sums the ranks' shares of a local vector `v` into its owned entries
+    /// and sends them to the ghosts.
+    pub(super) fn complete_vector(&mut self, v: &mut [f64]) -> Result<(), PetscError> {
+        let started = std::time::Instant::now();
+        self.ghosts.reverse_add(v)?;
+        self.ghosts.forward(v)?;
+        self.timing.communication += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// One rank's element failure, seen by every rank: the lowest failing
+    /// rank's error.
+    pub(super) fn collective_kernel<T>(&self, local: Result<T, KernelError>) -> Result<T, StepError> {
+        let failed = self.world.first_set(local.is_err());
+        let Some(rank) = failed else {
+            return Ok(local.unwrap_or_else(|_| unreachable!("no rank failed")));
+        };
+        let (kind, value) = match &local {
+            Err(KernelError::Inverted { det_f }) => (0.0, *det_f),
+            Err(KernelError::BadReference { det_j }) => (1.0, *det_j),
+            Ok(_) => (0.0, 0.0),
+        };
+        let all = self.world.gather(&[kind, value]);
+        let (kind, value) = (all[2 * rank], all[2 * rank + 1]);
+        Err(StepError::Element(if kind == 0.0 {
+            KernelError::Inverted { det_f: value }
+        } else {
+            KernelError::BadReference { det_j: value }
+        }))
+    }
+
+    /// Residual at `x1` into `r` (owned entries), this rank's matrix share
+    /// into `k`, the reactions of the supports.
+    fn evaluate(&mut self, x0: &[f64], x1: &[f64], dt: f64) -> Result<Eval, StepError> {
+        let (cm, eval) = self.coefficients(dt);
+        let started = std::time::Instant::now();
+        let assembled = self
+            .local
+            .sys
+            .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..]));
+        self.timing.assembly += started.elapsed().as_secs_f64();
+        self.collective_kernel(assembled)?;
+        let n = self.n_local();
+        for i in 0..n {
+            self.r[i] = x1[i] - self.x_hat[i];
+        }
+        self.local.sys.mass_times(&self.r, &mut self.mv);
+        self.mv.iter_mut().for_each(|v| *v *= cm);
+        self.local.sys.mass_times(x1, &mut self.mx);
+        let petsc = |e: PetscError| StepError::Linear(LinearSolveError::Numeric(e.to_string()));
+        self.complete(Which::F).map_err(petsc)?;
+        self.complete(Which::Mv).map_err(petsc)?;
+        self.complete(Which::Mx).map_err(petsc)?;
+        let sys = &self.local.sys;
+        for i in 0..n {
+            self.r[i] = self.mv[i] + self.f[i] - self.f_ext[i];
+            self.reaction[i] = if sys.fixed[i] {
+                self.mv[i] + self.f[i] - self.gravity_force[i]
+            } else {
+                0.0
+            };
+        }
+        sys.zero_fixed(&mut self.r);
+        sys.zero_fixed(&mut self.mv);
+        sys.zero_fixed(&mut self.mx);
+        let floor = ROUND_OFF_FLOOR * cm * self.norm(&self.mx);
+        let norm = self.norm(&self.r);
+        if !norm.is_finite() {
+            return Err(StepError::NonFinite);
+        }
+        let scale = self
+            .norm(&self.mv)
+            .max(self.norm(&self.f))
+            .max(self.norm(&self.f_ext))
+            .max(f64::MIN_POSITIVE);
+        sys.add_mass(cm, &mut self.k);
+        self.local.apply_fixed(&mut self.k);
+        Ok(Eval { norm, scale, floor })
+    }
+
+    /// The Newton correction into `dx` (all local entries).
+    fn correction(&mut self) -> Result<usize, StepError> {
+        let m = self.layout.owned * D;
+        let mut dx = vec![0.0; m];
+        let its = self
+            .linear
+            .solve(&self.k, &self.r[..m], &mut dx)
+            .map_err(|e| match e {
+                LinearError::NoConvergence { .. } | LinearError::Petsc(_) => {
+                    StepError::Linear(LinearSolveError::Numeric(e.to_string()))
+                }
+            })?;
+        self.dx[..m].copy_from_slice(&dx);
+        self.complete(Which::Dx)
+            .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+        Ok(its)
+    }
+
+    fn newton(
+        &mut self,
+        s0: &State,
+        x1: &mut Vec<f64>,
+        dt: f64,
+        report: &mut StepReport,
+    ) -> Result<(), StepError> {
+        let n = self.n_local();
+        let mut cur = self.evaluate(&s0.x, x1, dt)?;
+        report.residual_history.push(cur.relative());
+        let mut it = 0;
+        loop {
+            if cur.converged(self.params.tolerance) {
+                break;
+            }
+            if it == self.params.max_iterations {
+                return Err(StepError::NoConvergence {
+                    iterations: it,
+                    residual: cur.relative(),
+                    contact: 0.0,
+                });
+            }
+            it += 1;
+            report.linear_iterations += self.correction()?;
+            let dnorm = self.max_abs(&self.dx);
+            let xnorm = self.max_abs(x1);
+            let at_round_off = dnorm <= ROUND_OFF * xnorm;
+            let backtrack = !at_round_off;
+            let mut s = 1.0;
+            let mut accepted = None;
+            let mut failure = None;
+            for _ in 0..MAX_HALVINGS {
+                for i in 0..n {
+                    self.x_trial[i] = x1[i] + s * self.dx[i];
+                }
+                let trial = std::mem::take(&mut self.x_trial);
+                let e = self.evaluate(&s0.x, &trial, dt);
+                self.x_trial = trial;
+                match e {
+                    Ok(e) if !backtrack || e.norm < cur.norm => {
+                        accepted = Some(e);
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => failure = Some(e),
+                }
+                s *= 0.5;
+            }
+            let Some(e) = accepted else {
+                return Err(failure.unwrap_or(StepError::NoConvergence {
+                    iterations: it,
+                    residual: cur.relative(),
+                    contact: 0.0,
+                }));
+            };
+            std::mem::swap(x1, &mut self.x_trial);
+            cur = e;
+            report.residual_history.push(cur.relative());
+            log::trace!(
+                "newton {it}: relative residual {:.3e}, step length {s}, |dx| {dnorm:.3e}",
+                cur.relative()
+            );
+            if at_round_off {
+                break;
+            }
+        }
+        report.iterations += it;
+        report.residual = cur.relative();
+        Ok(())
+    }
+
+    fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        let n = self.n_local();
+        for i in 0..n {
+            self.x_hat[i] = s0.x[i] + dt * s0.v[i];
+            if let Integrator::Newmark { beta, .. } = self.integrator {
+                self.x_hat[i] += dt * dt * (0.5 - beta) * s0.a[i];
+            }
+        }
+        let owned = self.layout.owned * D;
+        self.linear
+            .begin_step(&s0.x[..owned])
+            .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+        let mut x1 = self.x_hat.clone();
+        let mut report = StepReport::default();
+        let before = self.linear.stats;
+        self.newton(s0, &mut x1, dt, &mut report)?;
+        report.factorizations = self.linear.stats.factorizations - before.factorizations;
+        let (cm, _) = self.coefficients(dt);
+        let mut v1 = vec![0.0; n];
+        let mut a1 = vec![0.0; n];
+        end_velocities(self.integrator, cm, s0, &self.x_hat, &x1, dt, &mut v1, &mut a1);
+        self.local.sys.zero_fixed(&mut v1);
+        self.local.sys.zero_fixed(&mut a1);
+        Ok((
+            State {
+                t: s0.t + dt,
+                x: x1,
+                v: v1,
+                a: a1,
+            },
+            report,
+        ))
+    }
+
+    /// Newmark's `a₀ = M⁻¹ (f_ext − f_int(x₀))` with the lumped mass (the
+    /// parallel build refuses Newmark with a consistent mass, `super::run`).
+    pub fn initial_acceleration(&mut self, x: &[f64]) -> Result<Vec<f64>, StepError> {
+        let n = self.n_local();
+        let mut a = vec![0.0; n];
+        if let Integrator::Newmark { .. } = self.integrator {
+            let assembled = self
+                .local
+                .sys
+                .assemble(x, x, StressEval::EndPoint, &mut self.f, None);
+            self.collective_kernel(assembled)?;
+            self.complete(Which::F)
+                .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+            for i in 0..n {
+                a[i] = (self.f_ext[i] - self.f[i]) / self.local.mass[i / D].max(f64::MIN_POSITIVE);
+            }
+            self.local.sys.zero_fixed(&mut a);
+        }
+        Ok(a)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Which {
+    F,
+    Mv,
+    Mx,
+    Dx,
+}
+
+impl<const D: usize> Steps for Distributed<'_, D> {
+    fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
+        self.step_inner(s0, dt)
+    }
+}

@@ -1,0 +1,154 @@
+//! Running the binary under `mpirun`, and the serial reference in-process.
+
+use emcontact::driver::{self, RunOptions};
+use emcontact::output::{read_csv, CsvTable};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A run that takes longer has hung (the models here take seconds).
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+/// `emcontact ARGS` on `ranks` processes (`mpirun --oversubscribe`; CI runs
+/// as root, which Open MPI refuses without `--allow-run-as-root`). Fails
+/// the test on a hang.
+pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
+    let mut child = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n"])
+        .arg(ranks.to_string())
+        .arg(env!("CARGO_BIN_EXE_emcontact"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun (Open MPI, installed by .ci/setup --mpi) starts");
+    let started = Instant::now();
+    loop {
+        if child.try_wait().expect("waiting for mpirun").is_some() {
+            return child.wait_with_output().expect("mpirun's output");
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("mpirun -n {ranks} emcontact {args:?} did not finish in {TIMEOUT:?}: a rank hangs");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs `input` on `ranks` ranks into `out`; panics unless it exits 0.
+pub fn run_ranks(ranks: usize, input: &Path, out: &Path) -> CsvTable {
+    let o = mpirun(
+        ranks,
+        &[
+            "run",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--overwrite",
+            "-q",
+        ],
+    );
+    assert!(
+        o.status.success(),
+        "{ranks} ranks: {}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    history(out)
+}
+
+/// The serial driver of the library on `input`, into `out`.
+pub fn run_serial(input: &Path, out: &Path) -> CsvTable {
+    let mut model = emcontact::input::load(input).expect("a valid input");
+    model.output.dir = out.to_path_buf();
+    let opts = RunOptions {
+        vtk: false,
+        plots: false,
+        overwrite: true,
+        ..RunOptions::default()
+    };
+    driver::run(&model, &opts).expect("the serial run completes");
+    history(out)
+}
+
+pub fn history(out: &Path) -> CsvTable {
+    read_csv(&out.join("history.csv")).expect("history.csv")
+}
+
+/// Writes `text` as `name` in `dir`.
+pub fn input(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Every step of `b` equals `a`: the same times and Newton iterations, and
+/// energies and momenta within `tol` relative to their scales (the energy
+/// to `max(K + Π)`, the momenta to the largest `linear_scale` /
+/// `angular_scale` of the run).
+pub fn assert_same_run(a: &CsvTable, b: &CsvTable, tol: f64, what: &str) {
+    assert_eq!(a.rows.len(), b.rows.len(), "{what}: steps");
+    let col = |t: &CsvTable, c: &str| t.column(c).unwrap();
+    assert_eq!(col(a, "t"), col(b, "t"), "{what}: step times");
+    assert_eq!(
+        col(a, "newton_iterations"),
+        col(b, "newton_iterations"),
+        "{what}: Newton iterations"
+    );
+    let energy_scale = col(a, "kinetic")
+        .iter()
+        .zip(col(a, "strain"))
+        .map(|(k, s)| k + s)
+        .fold(0.0f64, f64::max);
+    let mut checks: Vec<(&str, f64)> = ["kinetic", "strain", "gravity", "total"]
+        .iter()
+        .map(|&c| (c, energy_scale))
+        .collect();
+    // the size of the motion over the run (a body starting at rest has none at t = 0)
+    let l = col(a, "linear_scale").into_iter().fold(0.0, f64::max);
+    let j = col(a, "angular_scale").into_iter().fold(0.0, f64::max);
+    checks.extend(["lx", "ly", "lz"].iter().map(|&c| (c, l)));
+    checks.extend(["jx", "jy", "jz"].iter().map(|&c| (c, j)));
+    for (c, scale) in checks {
+        for (step, (x, y)) in col(a, c).iter().zip(col(b, c)).enumerate() {
+            assert!(
+                (x - y).abs() <= tol * scale,
+                "{what}: {c} at step {step}: {x:e} against {y:e} (scale {scale:e})"
+            );
+        }
+    }
+}
+
+/// A spinning, translating hex8 bar in free flight at about 20× the
+/// explicit step (validation/free_flight): `[solver]` and `[output]` lines
+/// as given, `divisions` of the 4 × 1 × 0.5 box, `model` the material.
+pub fn bar(end: f64, solver: &str, output: &str, divisions: &str, model: &str) -> String {
+    format!(
+        r#"[problem]
+name = "flight"
+dimension = 3
+[time]
+dt = 0.25
+end = {end}
+[solver]
+{solver}
+[output]
+{output}
+[mesh]
+[[mesh.generate]]
+kind = "box"
+name = "bar"
+min = [0.0, 0.0, 0.0]
+max = [4.0, 1.0, 0.5]
+divisions = {divisions}
+element = "hex8"
+[[body]]
+name = "bar"
+group = "bar"
+material = {{ model = "{model}", young = 1000.0, poisson = 0.3, density = 1.0 }}
+velocity = [1.0, 0.0, 0.5]
+angular_velocity = [0.5, 1.0, 2.0]
+"#
+    )
+}
