@@ -129,6 +129,7 @@ fn boundary_faces(mesh: &Mesh, group: &str) -> Vec<Element> {
         dim: mesh.dim,
         nodes: Vec::new(),
         groups: vec![g.clone()],
+        ..Mesh::default()
     };
     match m.add_boundary_group(group, "\u{0}boundary") {
         Ok(_) => m.groups.pop().map(|g| g.elements).unwrap_or_default(),
