@@ -53,6 +53,7 @@ fn local_model(model: &Model, layout: &Layout) -> Model {
             name: b.group.clone(),
             dim: model.dim,
             elements: Vec::new(),
+            tags: Vec::new(),
         })
         .collect();
     for &e in &layout.elements {
@@ -66,6 +67,7 @@ fn local_model(model: &Model, layout: &Layout) -> Model {
         dim: model.mesh.dim,
         nodes: layout.nodes.iter().map(|&a| model.mesh.nodes[a]).collect(),
         groups,
+        ..Mesh::default()
     };
     Model {
         name: model.name.clone(),
@@ -78,6 +80,8 @@ fn local_model(model: &Model, layout: &Layout) -> Model {
         boundaries: Vec::new(),
         gravity: model.gravity,
         contacts: Vec::new(),
+        curves: Vec::new(),
+        loads: Vec::new(),
         source: model.source.clone(),
         warnings: Vec::new(),
         petsc_options: model.petsc_options.clone(),

@@ -10,6 +10,7 @@
 use super::ledger::{self, Support};
 use super::stepper::Distributed;
 use crate::driver::checkpoint::{self, StateData};
+use crate::driver::ledger::StepLedger;
 use crate::driver::record::RecordSnapshot;
 use crate::driver::{
     write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS,

@@ -74,6 +74,13 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
             model.contacts.len()
         ));
     }
+    let driven = !model.loads.is_empty() || model.boundaries.iter().any(|b| b.moves());
+    if driven && ranks > 1 {
+        return Some(format!(
+            "{}: loads and prescribed motion are not available yet in the parallel build; run the model on one process (mpirun -n 1, or the serial build)",
+            model.source.display()
+        ));
+    }
     let consistent = model.bodies.iter().any(|b| b.mass == MassKind::Consistent);
     if consistent && matches!(model.time.integrator, Integrator::Newmark { .. }) {
         return Some(format!(

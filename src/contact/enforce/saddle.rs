@@ -30,8 +30,11 @@
 //! enforcement stops after the first unless Newton asks for the full solve.
 //! Later inner iterations change only the contact rows, so the linear
 //! solver's reuse (old factors preconditioning GMRES) makes them cheap.
-//! A backtracking line search on `‖Φ‖²` (the first block stays exact along
-//! the direction, being linear) damps the semismooth steps.
+//! The first inner step is taken whole: it also solves the bodies' block,
+//! whose residual `‖Φ‖²` does not see. Later steps are damped by a
+//! non-monotone backtracking line search on `‖Φ‖²` (the first block stays
+//! exact along the direction, being linear), and the inner iteration stops
+//! at a forcing term (`SaddleParams`).
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).

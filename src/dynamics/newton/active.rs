@@ -1,4 +1,4 @@
-//! Active-set ping-pong in a Newton solve (issue 13, item 4).
+//! Active-set ping-pong in a Newton solve.
 //!
 //! Newton on the contact problem is semismooth: near the solution the set of
 //! active points settles and the iteration converges quadratically. Where the

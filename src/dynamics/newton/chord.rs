@@ -28,7 +28,7 @@
 //! Methods for Linear and Nonlinear Equations*, §5.4; the chord method with
 //! a Jacobian refreshed when the contraction degrades is Shamanskii's).
 //!
-//! Policy ([`Chord`]), measured on the friction blocks (18,546 dofs):
+//! Policy ([`Chord`]; its measurements in docs/decisions/chord-iterations.md):
 //! * the first correction of a step factors its matrix (a step depends on
 //!   its own matrices only, so restarts repeat bit for bit), and so does
 //!   the second: the factors of the step's start lag the first
@@ -37,12 +37,11 @@
 //! * then chord iterations, once the iterate is close to the solution
 //!   (relative residual ≤ 5e-2, where faces settle); after a point
 //!   switched between open and in contact, or after faces or drift guards
-//!   settled, only at a relative residual ≤ `resettled_residual` :
-//!   chord iterations while the active set still moved made the first
-//!   contact at μ = 0.8 cycle, and one right after a settle at μ = 0.2 led
-//!   Newton to a point it could not leave (session 9, at 5e-2), while in
-//!   the persistent steps the last switches and settles come at 2e-3–7e-4,
-//!   where the chord iterations that follow contract by 1e-2–1e-3;
+//!   settled, only at a relative residual ≤ `resettled_residual`: a chord
+//!   iteration while the active set still moves can cycle or lead Newton
+//!   to a point it cannot leave, while the last switches and settles of a
+//!   persistent step come at 2e-3–7e-4, where chord iterations contract by
+//!   1e-2–1e-3 (docs/decisions/chord-iterations.md);
 //! * a Newton solve whose last correction was a chord iteration stops at
 //!   `finish` times the tolerance (the energy balance, see there);
 //! * a chord iteration that reduced the relative residual by less than
