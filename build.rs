@@ -23,7 +23,9 @@ mod petsc {
         let out = Command::new("pkg-config")
             .args(args)
             .output()
-            .unwrap_or_else(|e| panic!("the mpi feature needs pkg-config ({e}); run bash .ci/setup --mpi"));
+            .unwrap_or_else(|e| {
+                panic!("the mpi feature needs pkg-config ({e}); run bash .ci/setup --mpi")
+            });
         if !out.status.success() {
             panic!(
                 "pkg-config {}: {}; the mpi feature needs libpetsc-real-dev and libopenmpi-dev (bash .ci/setup --mpi)",

@@ -36,7 +36,10 @@ fn repo(path: &str) -> PathBuf {
 
 /// A validation input as a TOML table, to edit by key.
 fn validation(path: &str) -> toml::Table {
-    std::fs::read_to_string(repo(path)).unwrap().parse().unwrap()
+    std::fs::read_to_string(repo(path))
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 /// Runs `text` and reads its history: `(columns by name, cut-backs)`.
@@ -128,7 +131,10 @@ fn main() {
     let mut measured: BTreeMap<String, Counts> = BTreeMap::new();
     for (mu, label) in [(0.2, "mu02"), (0.8, "mu08")] {
         for (enforcement, e) in [("exact", "exact"), ("augmented-lagrangian", "al")] {
-            measured.insert(format!("blocks_{label}_{e}"), blocks_coarse(mu, enforcement));
+            measured.insert(
+                format!("blocks_{label}_{e}"),
+                blocks_coarse(mu, enforcement),
+            );
         }
     }
     measured.insert("ring_al".into(), ring_augmented_lagrangian());
@@ -149,7 +155,10 @@ fn main() {
     let baseline: BTreeMap<String, Counts> =
         toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut regressions = 0;
-    println!("{:<18} {:<40} {:>8} {:>8}", "case", "count", "measured", "baseline");
+    println!(
+        "{:<18} {:<40} {:>8} {:>8}",
+        "case", "count", "measured", "baseline"
+    );
     for (case, counts) in &measured {
         for (name, &m) in counts {
             let b = baseline.get(case).and_then(|c| c.get(name)).copied();

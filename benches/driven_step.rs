@@ -56,7 +56,8 @@ fix = ["x", "y", "z"]
 
 const PRESSURE: &str = "[[load]]\ngroup = \"b_zmax\"\npressure = 20.0";
 const FIXED: &str = "[[boundary]]\ngroup = \"b_zmax\"\nfix = [\"x\", \"y\", \"z\"]";
-const PRESCRIBED: &str = "[[boundary]]\ngroup = \"b_zmax\"\nvelocity = { x = 0.1, y = 0.0, z = -0.2 }";
+const PRESCRIBED: &str =
+    "[[boundary]]\ngroup = \"b_zmax\"\nvelocity = { x = 0.1, y = 0.0, z = -0.2 }";
 
 fn setup(div: [usize; 3], top: &str) -> (Stepper<3>, State) {
     let model = emcontact::input::parse(Path::new("driven.toml"), &input(div, top)).expect("input");
@@ -70,7 +71,8 @@ fn full_size() -> bool {
 fn bench(c: &mut Criterion) {
     let div = if full_size() { [16, 16, 8] } else { [4, 4, 2] };
     let mut g = c.benchmark_group("driven_step");
-    g.sample_size(10).measurement_time(Duration::from_secs(if full_size() { 20 } else { 1 }));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(if full_size() { 20 } else { 1 }));
     for (name, top) in [
         ("plain", ""),
         ("pressure", PRESSURE),
@@ -84,7 +86,9 @@ fn bench(c: &mut Criterion) {
             stepper.sys.n_dofs(),
             report.iterations
         );
-        g.bench_function(name, |b| b.iter(|| black_box(stepper.step(&s0, DT).expect("step"))));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(stepper.step(&s0, DT).expect("step")))
+        });
     }
     // the pressure's own assembly: force and load stiffness once
     let (stepper, s0) = setup(div, PRESSURE);

@@ -143,11 +143,19 @@ mod tests {
     fn slope_is_the_left_derivative() {
         let c = ramp();
         assert_eq!(c.slope(0.5), 2.0);
-        assert_eq!(c.slope(1.0), 2.0, "a step ending on the kink travelled the ramp");
+        assert_eq!(
+            c.slope(1.0),
+            2.0,
+            "a step ending on the kink travelled the ramp"
+        );
         assert_eq!(c.slope(1.5), 0.0);
         assert_eq!(c.slope(0.0), 0.0);
         assert_eq!(c.slope(4.0), 0.0);
-        assert_eq!(c.slope_after(0.0), 2.0, "a ramp from t = 0 starts moving at once");
+        assert_eq!(
+            c.slope_after(0.0),
+            2.0,
+            "a ramp from t = 0 starts moving at once"
+        );
         assert_eq!(c.slope_after(1.0), 0.0);
     }
 

@@ -106,7 +106,10 @@ fn convert_cmd(input: &Path, output: &Path) -> u8 {
     };
     let same = matches!((input.canonicalize(), output.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if same {
-        eprintln!("error: {}: the output would overwrite the input", output.display());
+        eprintln!(
+            "error: {}: the output would overwrite the input",
+            output.display()
+        );
         return 2;
     }
     let info = info.unwrap_or_else(|| ProblemInfo {

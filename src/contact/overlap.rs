@@ -424,12 +424,11 @@ fn flipped_plane(model: &Model) -> Result<(), OverlapError> {
             },
             MasterSpec::Surface(_) => continue,
         };
-        let s = Surface::new(spec, &model.mesh, model.dim).map_err(|source| {
-            OverlapError::Setup {
+        let s =
+            Surface::new(spec, &model.mesh, model.dim).map_err(|source| OverlapError::Setup {
                 file: model.source.clone(),
                 source,
-            }
-        })?;
+            })?;
         let tol = OVERLAP_TOL * s.h;
         let gaps: Vec<f64> = s
             .slaves

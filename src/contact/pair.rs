@@ -104,7 +104,11 @@ impl Pair {
             inertia,
             tol_abs: spec.tolerance * h,
             drift_bound: (DRIFT_BOUND * h).max(0.5 * spec.tolerance * h),
-            points: surface.weights.iter().map(|&w| SlavePoint::new(w)).collect(),
+            points: surface
+                .weights
+                .iter()
+                .map(|&w| SlavePoint::new(w))
+                .collect(),
             surface,
         })
     }

@@ -232,13 +232,18 @@ impl Rigid {
     /// `u` and the unit normal there (toward the slave side).
     pub fn gap_at(&self, x: [f64; 3], u: [f64; 3]) -> (f64, [f64; 3]) {
         match self.spec.shape {
-            RigidShape::Plane { point, normal } => {
-                (dot(sub(x, [0, 1, 2].map(|i| point[i] + u[i])), normal), normal)
-            }
+            RigidShape::Plane { point, normal } => (
+                dot(sub(x, [0, 1, 2].map(|i| point[i] + u[i])), normal),
+                normal,
+            ),
             RigidShape::Sphere { center, radius } => {
                 let s = sub(x, [0, 1, 2].map(|i| center[i] + u[i]));
                 let r = norm(s);
-                let nu = if r > 0.0 { scale(s, 1.0 / r) } else { self.frame[2] };
+                let nu = if r > 0.0 {
+                    scale(s, 1.0 / r)
+                } else {
+                    self.frame[2]
+                };
                 (r - radius, nu)
             }
             RigidShape::Cylinder {
@@ -265,7 +270,11 @@ impl Rigid {
     }
 
     /// The contact kinematics of slave position `xs` at `pose` (module docs).
-    pub fn kinematics<T: Real>(&self, xs: [T; 3], pose: Pose) -> Result<Kinematics<T>, GeometryError> {
+    pub fn kinematics<T: Real>(
+        &self,
+        xs: [T; 3],
+        pose: Pose,
+    ) -> Result<Kinematics<T>, GeometryError> {
         let u = self.offset(pose);
         let one = T::cst(1.0);
         // (s, ν, g, τ, A)

@@ -99,7 +99,11 @@ pub fn lift(set: &mut ContactSet) -> usize {
 /// rest of the step; returns how many were enforced before.
 pub fn drop_all(set: &mut ContactSet) -> usize {
     let mut dropped = 0;
-    for p in set.pairs.iter_mut().filter(|p| p.pass == 2 && p.has_multipliers()) {
+    for p in set
+        .pairs
+        .iter_mut()
+        .filter(|p| p.pass == 2 && p.has_multipliers())
+    {
         for point in &mut p.points {
             if point.role == Role::Enforced && point.on_master() {
                 dropped += 1;

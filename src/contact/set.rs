@@ -159,7 +159,15 @@ impl ContactSet {
             self.coincident.resize(p2.points.len(), false);
             let slaves = &p2.surface.slaves;
             let others = &p1.surface.slaves;
-            on_nodes(slaves, others, x, d, tol, &mut self.cells, &mut self.coincident);
+            on_nodes(
+                slaves,
+                others,
+                x,
+                d,
+                tol,
+                &mut self.cells,
+                &mut self.coincident,
+            );
             for (p, &c) in p2.points.iter_mut().zip(&self.coincident) {
                 p.role = if c { Role::Redundant } else { Role::Enforced };
             }

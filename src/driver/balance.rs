@@ -171,16 +171,18 @@ impl Balance {
         let gap = |now: &[f64; 3], start: &[f64; 3], owed: &[f64; 3]| {
             norm3(&[0, 1, 2].map(|i| now[i] - start[i] - owed[i]))
         };
-        self.max_linear = self.max_linear.max(gap(&m.linear, &m0.linear, &self.impulse));
-        self.max_angular = self
-            .max_angular
-            .max(gap(&m.angular, &m0.angular, &self.angular_impulse));
+        self.max_linear = self
+            .max_linear
+            .max(gap(&m.linear, &m0.linear, &self.impulse));
+        self.max_angular =
+            self.max_angular
+                .max(gap(&m.angular, &m0.angular, &self.angular_impulse));
         self.max_step_linear = self
             .max_step_linear
             .max(gap(&m.linear, &l_prev, &l.impulse));
-        self.max_step_angular = self
-            .max_step_angular
-            .max(gap(&m.angular, &j_prev, &l.angular_impulse));
+        self.max_step_angular =
+            self.max_step_angular
+                .max(gap(&m.angular, &j_prev, &l.angular_impulse));
     }
 
     /// `max_n |E_n + D_n − W_n − E_0| / energy scale`.

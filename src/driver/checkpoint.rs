@@ -154,8 +154,11 @@ impl Checkpoint {
                 key.name, key.dim, key.nodes, key.bodies, key.contacts
             )));
         }
-        let changed = super::fingerprint::first_difference(&self.model.keys, &key.keys)
-            .or((self.model.nodes != key.nodes).then_some("mesh"));
+        let changed = super::fingerprint::first_difference(&self.model.keys, &key.keys).or((self
+            .model
+            .nodes
+            != key.nodes)
+            .then_some("mesh"));
         match changed {
             Some(k) => Err(invalid(format!(
                 "the input changed since the checkpoint was written: `{k}` differs (a restart may change only time.end and the [output] keys); put `{k}` back, or start a new run without --restart"

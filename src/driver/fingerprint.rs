@@ -46,23 +46,33 @@ pub fn fingerprint(model: &Model) -> Vec<(String, u64)> {
     // the mesh: positions bit for bit, then the groups
     let mut bytes = Vec::with_capacity(model.mesh.nodes.len() * 24);
     for p in &model.mesh.nodes {
-        p.iter().for_each(|c| bytes.extend_from_slice(&c.to_bits().to_le_bytes()));
+        p.iter()
+            .for_each(|c| bytes.extend_from_slice(&c.to_bits().to_le_bytes()));
     }
     bytes.extend_from_slice(format!("{:?}", model.mesh.groups).as_bytes());
     add("mesh".into(), fnv(&bytes));
     for (i, b) in model.bodies.iter().enumerate() {
         add(format!("body[{i}].name"), digest(&b.name));
         add(format!("body[{i}].group"), digest(&b.group));
-        add(format!("body[{i}].material"), digest(&(b.material, b.density)));
+        add(
+            format!("body[{i}].material"),
+            digest(&(b.material, b.density)),
+        );
         add(format!("body[{i}].velocity"), digest(&b.velocity));
-        add(format!("body[{i}].angular_velocity"), digest(&b.angular_velocity));
+        add(
+            format!("body[{i}].angular_velocity"),
+            digest(&b.angular_velocity),
+        );
         add(format!("body[{i}].mass"), digest(&b.mass));
     }
     add("boundary".into(), digest(&model.boundaries.len()));
     for (i, b) in model.boundaries.iter().enumerate() {
         add(format!("boundary[{i}].group"), digest(&b.group));
         add(format!("boundary[{i}].fix"), digest(&b.fix));
-        add(format!("boundary[{i}].displacement/velocity"), digest(&b.drive));
+        add(
+            format!("boundary[{i}].displacement/velocity"),
+            digest(&b.drive),
+        );
         add(format!("boundary[{i}].rotation"), digest(&b.rotation));
         add(format!("boundary[{i}].curve"), digest(&b.curve));
     }
@@ -79,11 +89,17 @@ pub fn fingerprint(model: &Model) -> Vec<(String, u64)> {
             digest(&c.tangential_penalty),
         );
         add(format!("contact[{i}].tolerance"), digest(&c.tolerance));
-        add(format!("contact[{i}].velocity_update"), digest(&c.velocity_update));
+        add(
+            format!("contact[{i}].velocity_update"),
+            digest(&c.velocity_update),
+        );
         add(format!("contact[{i}].solver"), digest(&c.solver));
         add(format!("contact[{i}].tangent"), digest(&c.tangent));
         add(format!("contact[{i}].passes"), digest(&c.passes));
-        add(format!("contact[{i}].initial_overlap"), digest(&c.initial_overlap));
+        add(
+            format!("contact[{i}].initial_overlap"),
+            digest(&c.initial_overlap),
+        );
     }
     add("curve".into(), digest(&model.curves.len()));
     for (i, c) in model.curves.iter().enumerate() {
@@ -93,7 +109,10 @@ pub fn fingerprint(model: &Model) -> Vec<(String, u64)> {
     add("load".into(), digest(&model.loads.len()));
     for (i, l) in model.loads.iter().enumerate() {
         add(format!("load[{i}].group"), digest(&l.group));
-        add(format!("load[{i}].pressure/traction/force"), digest(&l.kind));
+        add(
+            format!("load[{i}].pressure/traction/force"),
+            digest(&l.kind),
+        );
         add(format!("load[{i}].curve"), digest(&l.curve));
     }
     out
@@ -101,7 +120,10 @@ pub fn fingerprint(model: &Model) -> Vec<(String, u64)> {
 
 /// The first key whose digest differs between `written` (a checkpoint's)
 /// and `now`, or that only one of them has.
-pub fn first_difference<'a>(written: &'a [(String, u64)], now: &'a [(String, u64)]) -> Option<&'a str> {
+pub fn first_difference<'a>(
+    written: &'a [(String, u64)],
+    now: &'a [(String, u64)],
+) -> Option<&'a str> {
     for (k, h) in now {
         match written.iter().find(|(w, _)| w == k) {
             Some((_, hw)) if hw == h => {}

@@ -305,8 +305,8 @@ impl Intruders {
                 continue;
             };
             let (tol_abs, drift_bound) = p.tolerances();
-            let bound = (p.spec().enforcement != Enforcement::Penalty)
-                .then(|| tol_abs.max(drift_bound));
+            let bound =
+                (p.spec().enforcement != Enforcement::Penalty).then(|| tol_abs.max(drift_bound));
             for &a in &p.surface().slaves {
                 slave_bound.insert((a, target), bound);
             }
@@ -345,7 +345,12 @@ impl Intruders {
         for b in 0..n_bodies {
             let hits = self.into_body(b, &x3);
             for (a_body, hit) in hits {
-                lines.extend(self.record(a_body, Target::Body(self.bodies[b].name.clone()), hit, t));
+                lines.extend(self.record(
+                    a_body,
+                    Target::Body(self.bodies[b].name.clone()),
+                    hit,
+                    t,
+                ));
             }
         }
         for p in contacts.pairs().iter().filter(|p| p.pass() == 1) {
@@ -362,7 +367,9 @@ impl Intruders {
                 continue;
             }
             let name = match &p.surface().master {
-                Master::Rigid(r) => format!("the rigid {} of contact[{}]", r.spec.kind(), p.input()),
+                Master::Rigid(r) => {
+                    format!("the rigid {} of contact[{}]", r.spec.kind(), p.input())
+                }
                 _ => format!("the rigid plane of contact[{}]", p.input()),
             };
             let default = TOLERANCE * p.surface().h;
@@ -446,7 +453,11 @@ impl Intruders {
             return None;
         }
         let name = self.bodies[body].name.clone();
-        match self.found.iter_mut().find(|f| f.body == name && f.into == into) {
+        match self
+            .found
+            .iter_mut()
+            .find(|f| f.body == name && f.into == into)
+        {
             Some(f) => {
                 let worse = hit.count > f.count;
                 if hit.count > f.count {

@@ -29,12 +29,12 @@ pub use setup::setup;
 use crate::contact::overlap::OverlapError;
 use crate::contact::ContactSetupError;
 use crate::dynamics::forces::ForceProbe;
-use intrusion::Intruders;
 use crate::dynamics::system::SetupError;
 use crate::dynamics::{Measures, RestoreError, State, StepError, Stepper};
 use crate::linalg::LinearSolveError;
 use crate::model::Model;
 use crate::output::{self, OutputError};
+use intrusion::Intruders;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -356,7 +356,16 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
                 log::warn!("penetration: {line}");
             }
             rec.balance.intrusions.clone_from(&intruders.found);
-            rec.step(&stepper, &model.gravity, &state, &s1, h, &report, &forces, &owed)?;
+            rec.step(
+                &stepper,
+                &model.gravity,
+                &state,
+                &s1,
+                h,
+                &report,
+                &forces,
+                &owed,
+            )?;
             residual_histories.push(report.residual_history);
             state = s1;
             let landed = control.next_target > targets;

@@ -205,10 +205,7 @@ fn contacts(model: &Model, file: &str, p: &mut Preflight) -> Result<(), String> 
                         c.surface().h
                     )
                 };
-                format!(
-                    "penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}",
-                    eps_n, eps_t
-                )
+                format!("penalty ε_N = {:.4e} ({why}), ε_T = {:.4e}", eps_n, eps_t)
             }
         };
         let law = if c.has_multipliers() {

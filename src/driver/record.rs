@@ -224,7 +224,13 @@ impl Recorder {
             pair_work: vec![0.0; model.contacts.len()],
             last_reaction: None,
         };
-        rec.history_row(0.0, 0.0, &m0, &StepReport::default(), &StepLedger::default())?;
+        rec.history_row(
+            0.0,
+            0.0,
+            &m0,
+            &StepReport::default(),
+            &StepLedger::default(),
+        )?;
         rec.body_rows(stepper, s0)?;
         rec.frame(stepper, s0)?;
         Ok(rec)
@@ -323,7 +329,8 @@ impl Recorder {
         r: &StepReport,
         l: &StepLedger,
     ) -> Result<(), OutputError> {
-        self.history.row(&history_values(t, dt, m, &self.balance, r, l))
+        self.history
+            .row(&history_values(t, dt, m, &self.balance, r, l))
     }
 
     fn body_rows<const D: usize>(

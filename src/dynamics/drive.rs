@@ -161,7 +161,13 @@ impl<const D: usize> Stepper<D> {
     /// returns the jump from the integrator's own velocity `v̂` of the
     /// prescribed dofs (energy-momentum: `2Δx/Δt − v_n`; Newmark: the
     /// jump is not measured, its energy is not exact anyway).
-    pub(super) fn drive_velocities(&mut self, s0: &State, x1: &[f64], dt: f64, v1: &mut [f64]) -> Jump {
+    pub(super) fn drive_velocities(
+        &mut self,
+        s0: &State,
+        x1: &[f64],
+        dt: f64,
+        v1: &mut [f64],
+    ) -> Jump {
         let pr = &self.drive.prescribed;
         if pr.is_empty() {
             return Jump::default();

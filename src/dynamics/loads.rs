@@ -378,7 +378,10 @@ mod tests {
                 .map(|v| 0.5 * v),
             };
             for i in 0..3 {
-                assert!((total[i] + area[i]).abs() <= 1e-14, "{kind:?}: {total:?} {area:?}");
+                assert!(
+                    (total[i] + area[i]).abs() <= 1e-14,
+                    "{kind:?}: {total:?} {area:?}"
+                );
             }
         }
     }

@@ -37,7 +37,11 @@ fn components(
         );
     }
     if let Some(x) = v.iter().flatten().find(|x| !x.is_finite()) {
-        return ctx.err(Some(c.span()), key, format!("components must be finite, got {x}"));
+        return ctx.err(
+            Some(c.span()),
+            key,
+            format!("components must be finite, got {x}"),
+        );
     }
     Ok(v)
 }
@@ -79,7 +83,11 @@ fn rotation(
     let len = axis.iter().map(|v| v * v).sum::<f64>().sqrt();
     if len == 0.0 {
         let span = raw.axis.as_ref().map_or(r.span(), |a| a.span());
-        return ctx.err(Some(span), format!("{rk}.axis"), "must not be the zero vector");
+        return ctx.err(
+            Some(span),
+            format!("{rk}.axis"),
+            "must not be the zero vector",
+        );
     }
     let w = *raw.angular_velocity.get_ref();
     if !w.is_finite() {
@@ -136,7 +144,11 @@ pub(super) fn build_boundary(
     }
     let mut drive: [Option<Drive>; 3] = [None; 3];
     for (name, table, make) in [
-        ("displacement", &b.displacement, Drive::Displacement as fn(f64) -> Drive),
+        (
+            "displacement",
+            &b.displacement,
+            Drive::Displacement as fn(f64) -> Drive,
+        ),
         ("velocity", &b.velocity, Drive::Velocity as fn(f64) -> Drive),
     ] {
         let Some(t) = table else { continue };
@@ -155,14 +167,19 @@ pub(super) fn build_boundary(
                 return ctx.err(
                     Some(t.span()),
                     format!("{k}.{axis}"),
-                    format!("component \"{axis}\" has both a displacement and a velocity: give one"),
+                    format!(
+                        "component \"{axis}\" has both a displacement and a velocity: give one"
+                    ),
                 );
             }
             drive[c] = Some(make(*v));
         }
     }
     let rotation = rotation(ctx, b, &key, dim)?;
-    if let (Some(r), true) = (&b.rotation, fix.iter().any(|&f| f) || drive.iter().any(|d| d.is_some())) {
+    if let (Some(r), true) = (
+        &b.rotation,
+        fix.iter().any(|&f| f) || drive.iter().any(|d| d.is_some()),
+    ) {
         return ctx.err(
             Some(r.span()),
             format!("{key}.rotation"),

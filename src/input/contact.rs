@@ -112,8 +112,12 @@ pub(super) fn build_contact(
     let given = [
         c.master.as_ref().map(|m| ("master", m.span())),
         c.master_plane.as_ref().map(|m| ("master_plane", m.span())),
-        c.master_sphere.as_ref().map(|m| ("master_sphere", m.span())),
-        c.master_cylinder.as_ref().map(|m| ("master_cylinder", m.span())),
+        c.master_sphere
+            .as_ref()
+            .map(|m| ("master_sphere", m.span())),
+        c.master_cylinder
+            .as_ref()
+            .map(|m| ("master_cylinder", m.span())),
     ];
     let mut given = given.into_iter().flatten();
     let master = match (given.next(), given.next()) {

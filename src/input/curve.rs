@@ -12,7 +12,11 @@ pub(super) fn build_curves(ctx: &Ctx, raw: &[RawCurve]) -> Result<Vec<Curve>, In
         let key = format!("curve[{i}]");
         let name = c.name.get_ref().trim().to_string();
         if name.is_empty() {
-            return ctx.err(Some(c.name.span()), format!("{key}.name"), "must not be empty");
+            return ctx.err(
+                Some(c.name.span()),
+                format!("{key}.name"),
+                "must not be empty",
+            );
         }
         if out.iter().any(|o| o.name == name) {
             return ctx.err(

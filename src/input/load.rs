@@ -26,7 +26,11 @@ pub(super) fn build_load(
             missing_group(name, mesh),
         );
     };
-    let given = [l.pressure.is_some(), l.traction.is_some(), l.force.is_some()];
+    let given = [
+        l.pressure.is_some(),
+        l.traction.is_some(),
+        l.force.is_some(),
+    ];
     if given.iter().filter(|&&g| g).count() != 1 {
         return ctx.err(
             Some(l.group.span()),
@@ -59,7 +63,11 @@ pub(super) fn build_load(
         }
         let v = *p.get_ref();
         if !v.is_finite() {
-            return ctx.err(Some(p.span()), format!("{key}.pressure"), "must be a finite number");
+            return ctx.err(
+                Some(p.span()),
+                format!("{key}.pressure"),
+                "must be a finite number",
+            );
         }
         LoadKind::Pressure(v)
     } else if let Some(t) = &l.traction {
@@ -70,7 +78,11 @@ pub(super) fn build_load(
     } else {
         let f = l.force.as_ref().expect("one of the three is given");
         if group.elements.is_empty() {
-            return ctx.err(Some(f.span()), format!("{key}.group"), format!("group \"{name}\" has no elements"));
+            return ctx.err(
+                Some(f.span()),
+                format!("{key}.group"),
+                format!("group \"{name}\" has no elements"),
+            );
         }
         LoadKind::Force(ctx.vector(f, &format!("{key}.force"), dim)?)
     };

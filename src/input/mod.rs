@@ -25,7 +25,9 @@ pub use keys::{markdown, KEYS};
 
 use crate::linalg::LinearMethod;
 use crate::mesh::{self, Mesh};
-use crate::model::{ContactSystem, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning};
+use crate::model::{
+    ContactSystem, Integrator, Model, OutputParams, SolverParams, TimeParams, Warning,
+};
 use raw::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

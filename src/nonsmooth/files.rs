@@ -51,7 +51,9 @@ pub fn format_of(path: &Path) -> Format {
 
 /// Reads a problem from an FCLIB HDF5 file or a Siconos text file (`.dat`), and the
 /// `info/` strings when the file has them.
-pub fn read_problem(path: impl AsRef<Path>) -> Result<(FclibProblem, Option<ProblemInfo>), ReadError> {
+pub fn read_problem(
+    path: impl AsRef<Path>,
+) -> Result<(FclibProblem, Option<ProblemInfo>), ReadError> {
     let path = path.as_ref();
     match format_of(path) {
         Format::FclibHdf5 => Ok(fclib::read_problem(path)?),

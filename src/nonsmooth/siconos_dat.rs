@@ -243,7 +243,9 @@ impl<'a> Scanner<'a> {
         let (line, t) = self.token(what)?;
         match t.parse::<f64>() {
             Ok(x) if x.is_finite() => Ok(x),
-            Ok(_) => Err(self.error_at(line, format!("\"{t}\" in {what}: expected a finite number"))),
+            Ok(_) => {
+                Err(self.error_at(line, format!("\"{t}\" in {what}: expected a finite number")))
+            }
             Err(_) => Err(self.error_at(line, format!("\"{t}\" in {what}: expected a number"))),
         }
     }
@@ -276,7 +278,10 @@ impl<'a> Scanner<'a> {
     /// The next whole line and its number.
     fn next_line(&mut self, what: &str) -> Result<(usize, &'a str), DatError> {
         if self.pos >= self.text.len() {
-            return Err(self.error_at(self.line, format!("unexpected end of file: expected {what}")));
+            return Err(self.error_at(
+                self.line,
+                format!("unexpected end of file: expected {what}"),
+            ));
         }
         let line = self.line;
         let start = self.pos;
@@ -318,11 +323,17 @@ impl<'a> Scanner<'a> {
         if (r, c) != (m.nrows, m.ncols) {
             return Err(self.error_at(
                 l0,
-                format!("dense size {r}×{c} differs from the size {}×{} given above", m.nrows, m.ncols),
+                format!(
+                    "dense size {r}×{c} differs from the size {}×{} given above",
+                    m.nrows, m.ncols
+                ),
             ));
         }
         if r * c > 2 * (self.text.len() - self.pos) {
-            return Err(self.error_at(l0, format!("{r}×{c} entries do not fit in the rest of the file")));
+            return Err(self.error_at(
+                l0,
+                format!("{r}×{c} entries do not fit in the rest of the file"),
+            ));
         }
         m.entries.reserve(r * c);
         for j in 0..c {
@@ -345,7 +356,9 @@ impl<'a> Scanner<'a> {
             if v <= prev {
                 return Err(self.error_at(
                     l,
-                    format!("{what}: entry {k} is {v}, expected more than {prev} (cumulative ends)"),
+                    format!(
+                        "{what}: entry {k} is {v}, expected more than {prev} (cumulative ends)"
+                    ),
                 ));
             }
             ends.push(v);
@@ -397,7 +410,10 @@ impl<'a> Scanner<'a> {
         if row_ptr[nbr] != nbblocks {
             return Err(self.error_at(
                 self.line,
-                format!("the last block-row pointer is {}, expected {nbblocks}", row_ptr[nbr]),
+                format!(
+                    "the last block-row pointer is {}, expected {nbblocks}",
+                    row_ptr[nbr]
+                ),
             ));
         }
         let mut col_idx = Vec::with_capacity(filled2);
@@ -413,7 +429,12 @@ impl<'a> Scanner<'a> {
         }
         for br in 0..nbr {
             let r0 = if br == 0 { 0 } else { rows[br - 1] };
-            for (b, &bc) in col_idx.iter().enumerate().take(row_ptr[br + 1]).skip(row_ptr[br]) {
+            for (b, &bc) in col_idx
+                .iter()
+                .enumerate()
+                .take(row_ptr[br + 1])
+                .skip(row_ptr[br])
+            {
                 let c0 = if bc == 0 { 0 } else { cols[bc - 1] };
                 let (nr, ncl) = (rows[br] - r0, cols[bc] - c0);
                 let (l, id) = self.int("a block number")?;
@@ -421,7 +442,9 @@ impl<'a> Scanner<'a> {
                     return Err(self.error_at(l, format!("block number {id}: expected {b}")));
                 }
                 if nr * ncl > 2 * (self.text.len() - self.pos) {
-                    return Err(self.error_at(l, format!("block {b} does not fit in the rest of the file")));
+                    return Err(
+                        self.error_at(l, format!("block {b} does not fit in the rest of the file"))
+                    );
                 }
                 for j in 0..ncl {
                     for i in 0..nr {
@@ -458,7 +481,10 @@ impl<'a> Scanner<'a> {
             .iter()
             .find(|w| w.contains("-by-"))
             .ok_or_else(|| bad(self))?;
-        let (r, c) = dims.trim_end_matches(',').split_once("-by-").ok_or_else(|| bad(self))?;
+        let (r, c) = dims
+            .trim_end_matches(',')
+            .split_once("-by-")
+            .ok_or_else(|| bad(self))?;
         let (r, c) = match (r.parse::<usize>(), c.parse::<usize>()) {
             (Ok(r), Ok(c)) => (r, c),
             _ => return Err(bad(self)),
@@ -466,7 +492,10 @@ impl<'a> Scanner<'a> {
         if (r, c) != (m.nrows, m.ncols) {
             return Err(self.error_at(
                 hl,
-                format!("CSparse size {r}×{c} differs from the size {}×{} given above", m.nrows, m.ncols),
+                format!(
+                    "CSparse size {r}×{c} differs from the size {}×{} given above",
+                    m.nrows, m.ncols
+                ),
             ));
         }
         let nnz = words
@@ -479,9 +508,8 @@ impl<'a> Scanner<'a> {
         if kind == "triplet" {
             for _ in 0..nnz {
                 let (l, line) = self.next_line("a triplet line \"i j : x\"")?;
-                let (i, j, x) = parse_entry(line, true).ok_or_else(|| {
-                    self.error_at(l, format!("\"{line}\": expected \"i j : x\""))
-                })?;
+                let (i, j, x) = parse_entry(line, true)
+                    .ok_or_else(|| self.error_at(l, format!("\"{line}\": expected \"i j : x\"")))?;
                 self.push_checked(m, l, i, j, x)?;
             }
             return Ok(());
@@ -497,7 +525,13 @@ impl<'a> Scanner<'a> {
                 _ => None,
             };
             let (a, b) = range.ok_or_else(|| {
-                self.error_at(l, format!("\"{line}\": expected \"{} {k} : locations A to B\"", if kind == "csr" { "row" } else { "col" }))
+                self.error_at(
+                    l,
+                    format!(
+                        "\"{line}\": expected \"{} {k} : locations A to B\"",
+                        if kind == "csr" { "row" } else { "col" }
+                    ),
+                )
             })?;
             let len = usize::try_from(b - a + 1).unwrap_or(0);
             let len = self.size(l, len as i64, "entries of this column", 4)?;

@@ -97,12 +97,19 @@ fn ledger_series(
         .collect();
     let mut scale = 0.0f64;
     for r in 0..t.len() {
-        let norm = present.iter().map(|(_, v, _)| v[r] * v[r]).sum::<f64>().sqrt();
+        let norm = present
+            .iter()
+            .map(|(_, v, _)| v[r] * v[r])
+            .sum::<f64>()
+            .sqrt();
         scale = scale.max(norm);
     }
     for c in scales {
         if let Some(v) = table.column(c) {
-            scale = v.iter().filter(|x| x.is_finite()).fold(scale, |m, &x| m.max(x.abs()));
+            scale = v
+                .iter()
+                .filter(|x| x.is_finite())
+                .fold(scale, |m, &x| m.max(x.abs()));
         }
     }
     let scale = if scale > 0.0 { scale } else { 1.0 };
@@ -113,8 +120,7 @@ fn ledger_series(
             Series {
                 label: format!("{name}{} − {name}{}₀ − impulse", &c[1..], &c[1..]),
                 x: t.to_vec(),
-                y: v
-                    .iter()
+                y: v.iter()
                     .zip(&imp)
                     .map(|(&x, &i)| (x - v0 - (i - i0)) / scale)
                     .collect(),

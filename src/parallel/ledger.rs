@@ -91,8 +91,10 @@ impl<const D: usize> Distributed<'_, D> {
         let sys = &self.local.sys;
         let strain = sys.strain_energy(&s.x);
         let mut by_body = vec![0.0; bodies];
-        let by_body_result = strain
-            .and_then(|strain| sys.strain_energy_by_body(&s.x, &mut by_body).map(|_| strain));
+        let by_body_result = strain.and_then(|strain| {
+            sys.strain_energy_by_body(&s.x, &mut by_body)
+                .map(|_| strain)
+        });
         let strain = self.collective_kernel(by_body_result)?;
         let sys = &self.local.sys;
         let g = self.gravity();

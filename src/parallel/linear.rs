@@ -96,7 +96,9 @@ pub struct Linear<'p> {
 pub enum OptionsError {
     #[error("solver.petsc_options: {0}")]
     Rejected(PetscError),
-    #[error("solver.petsc_options: PETSc did not use {0} (misspelt, or an option of another method)")]
+    #[error(
+        "solver.petsc_options: PETSc did not use {0} (misspelt, or an option of another method)"
+    )]
     Unused(String),
 }
 
@@ -191,7 +193,12 @@ impl<'p> Linear<'p> {
 
     /// Solves `K dx = −r` for this rank's owned entries (`k`: this rank's
     /// share of `K` on its local pattern).
-    pub fn solve(&mut self, k: &[f64], r_owned: &[f64], dx_owned: &mut [f64]) -> Result<usize, LinearError> {
+    pub fn solve(
+        &mut self,
+        k: &[f64],
+        r_owned: &[f64],
+        dx_owned: &mut [f64],
+    ) -> Result<usize, LinearError> {
         let started = std::time::Instant::now();
         self.a.set_values(k)?;
         let rhs: Vec<f64> = r_owned.iter().map(|v| -v).collect();

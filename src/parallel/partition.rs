@@ -34,7 +34,11 @@ pub fn body_elements(model: &Model) -> Vec<GlobalElement> {
     let mut out = Vec::new();
     for (b, body) in model.bodies.iter().enumerate() {
         if let Some(g) = model.mesh.group(&body.group) {
-            out.extend(g.elements.iter().map(|&element| GlobalElement { element, body: b }));
+            out.extend(
+                g.elements
+                    .iter()
+                    .map(|&element| GlobalElement { element, body: b }),
+            );
         }
     }
     out

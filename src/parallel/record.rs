@@ -13,8 +13,7 @@ use crate::driver::checkpoint::{self, StateData};
 use crate::driver::ledger::StepLedger;
 use crate::driver::record::RecordSnapshot;
 use crate::driver::{
-    write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS,
-    REACTION_COLUMNS,
+    write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS,
 };
 use crate::dynamics::{Measures, State, StepError, StepReport, StepperSnapshot, SNAPSHOT_VERSION};
 use crate::model::Model;
@@ -169,9 +168,14 @@ impl Recorder {
         let Some(files) = self.root.as_mut() else {
             return Ok(());
         };
-        files
-            .history
-            .row(&crate::driver::record::history_values(t, dt, m, b, r, &StepLedger::default()))?;
+        files.history.row(&crate::driver::record::history_values(
+            t,
+            dt,
+            m,
+            b,
+            r,
+            &StepLedger::default(),
+        ))?;
         for (name, bm) in self.body_names.iter().zip(bodies) {
             files.bodies.row_with_text(1, name, &bm.row(t))?;
         }
@@ -277,7 +281,11 @@ impl Recorder {
 
 /// `s` on rank 0 in the mesh's node order (nodes of no body: at their
 /// reference position, at rest); `None` on the other ranks.
-fn gather_state<const D: usize>(model: &Model, st: &Distributed<D>, s: &State) -> Option<StateData> {
+fn gather_state<const D: usize>(
+    model: &Model,
+    st: &Distributed<D>,
+    s: &State,
+) -> Option<StateData> {
     let layout = &st.layout;
     let counts: Vec<usize> = layout.owned_counts.iter().map(|c| c * D).collect();
     let owned = layout.owned * D;

@@ -9,8 +9,8 @@ use super::petsc::{GhostVec, Petsc, PetscError};
 use super::record::{local_state, Recorder, StepOrOutput};
 use super::stepper::Distributed;
 use crate::driver::{
-    model_key, outdir, Checkpoint, CheckpointError, OutputDirError, Progress, RunError,
-    RunOptions, RunSummary, StepControl,
+    model_key, outdir, Checkpoint, CheckpointError, OutputDirError, Progress, RunError, RunOptions,
+    RunSummary, StepControl,
 };
 use crate::dynamics::{State, StepError};
 use crate::model::{Integrator, MassKind, Model};
@@ -114,7 +114,9 @@ pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
 /// Rank 0's outcome of preparing the output folder, on every rank.
 fn prepare(world: &World, out: &Path, overwrite: bool) -> Result<(), RunFailure> {
     let mine = if world.is_root() {
-        outdir::prepare(out, overwrite).err().map(|e: OutputDirError| e.to_string())
+        outdir::prepare(out, overwrite)
+            .err()
+            .map(|e: OutputDirError| e.to_string())
     } else {
         None
     };
@@ -127,10 +129,7 @@ fn prepare(world: &World, out: &Path, overwrite: bool) -> Result<(), RunFailure>
 
 /// Initial positions and velocities of the local nodes, `v = v_b + ω_b ×
 /// (X − X_c,b)` (as `driver::setup`; the centres of mass summed in rank order).
-fn initial_motion<const D: usize>(
-    st: &Distributed<D>,
-    model: &Model,
-) -> (Vec<f64>, Vec<f64>) {
+fn initial_motion<const D: usize>(st: &Distributed<D>, model: &Model) -> (Vec<f64>, Vec<f64>) {
     let sys = &st.local.sys;
     let n = sys.n_nodes;
     let mut x = vec![0.0; n * D];
@@ -157,7 +156,11 @@ fn initial_motion<const D: usize>(
             continue;
         }
         let m = sums[4 * b];
-        let c = [sums[4 * b + 1] / m, sums[4 * b + 2] / m, sums[4 * b + 3] / m];
+        let c = [
+            sums[4 * b + 1] / m,
+            sums[4 * b + 2] / m,
+            sums[4 * b + 3] / m,
+        ];
         let (w, body) = (model.bodies[b].angular_velocity, &model.bodies[b]);
         let r = [
             sys.xref[a][0] - c[0],
@@ -291,8 +294,8 @@ fn run_dim<const D: usize>(
             residual_histories.push(report.residual_history);
             state = s1;
             let landed = control.next_target > targets;
-            let output_time = control.adaptive
-                || (control.next_target - 1) % model.output.every as u64 == 0;
+            let output_time =
+                control.adaptive || (control.next_target - 1) % model.output.every as u64 == 0;
             if landed && output_time || control.done(state.t) {
                 rec.frame(&st, &state)?;
             }

@@ -175,7 +175,8 @@ impl<'p, const D: usize> Distributed<'p, D> {
     /// `max |v|` over the owned entries of every rank.
     fn max_abs(&self, v: &[f64]) -> f64 {
         let r = owned::<D>(&self.layout, v);
-        self.world.max(&[v[r].iter().fold(0.0f64, |m, a| m.max(a.abs()))])[0]
+        self.world
+            .max(&[v[r].iter().fold(0.0f64, |m, a| m.max(a.abs()))])[0]
     }
 
     /// Sums the ranks' shares of a local vector into its owned entries and
@@ -208,7 +209,10 @@ impl<'p, const D: usize> Distributed<'p, D> {
 
     /// One rank's element failure, seen by every rank: the lowest failing
     /// rank's error.
-    pub(super) fn collective_kernel<T>(&self, local: Result<T, KernelError>) -> Result<T, StepError> {
+    pub(super) fn collective_kernel<T>(
+        &self,
+        local: Result<T, KernelError>,
+    ) -> Result<T, StepError> {
         let failed = self.world.first_set(local.is_err());
         let Some(rank) = failed else {
             return Ok(local.unwrap_or_else(|_| unreachable!("no rank failed")));
@@ -385,7 +389,16 @@ impl<'p, const D: usize> Distributed<'p, D> {
         let (cm, _) = self.coefficients(dt);
         let mut v1 = vec![0.0; n];
         let mut a1 = vec![0.0; n];
-        end_velocities(self.integrator, cm, s0, &self.x_hat, &x1, dt, &mut v1, &mut a1);
+        end_velocities(
+            self.integrator,
+            cm,
+            s0,
+            &self.x_hat,
+            &x1,
+            dt,
+            &mut v1,
+            &mut a1,
+        );
         self.local.sys.zero_fixed(&mut v1);
         self.local.sys.zero_fixed(&mut a1);
         Ok((

@@ -6,7 +6,9 @@
 //! unwritable output folder.
 
 use crate::common::fixture::source;
-use crate::common::run::{assert_refused as refused, check_edit, emcontact_guarded as emcontact, write_input as write};
+use crate::common::run::{
+    assert_refused as refused, check_edit, emcontact_guarded as emcontact, write_input as write,
+};
 use std::path::Path;
 
 fn plate() -> String {
@@ -30,7 +32,12 @@ fn time_keys() {
         "dt = -0.01",
         &["time.dt", "line 6", "positive"],
     );
-    case(&plate(), "end = 0.02", "end = 0.0", &["time.end", "positive"]);
+    case(
+        &plate(),
+        "end = 0.02",
+        "end = 0.0",
+        &["time.end", "positive"],
+    );
     case(
         &plate(),
         "end = 0.02",

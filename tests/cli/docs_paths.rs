@@ -7,7 +7,15 @@
 use crate::common::python::repo;
 use std::path::Path;
 
-const ROOTS: [&str; 7] = ["src/", "tests/", "benches/", "validation/", "docs/", "inputs/", "meshes/"];
+const ROOTS: [&str; 7] = [
+    "src/",
+    "tests/",
+    "benches/",
+    "validation/",
+    "docs/",
+    "inputs/",
+    "meshes/",
+];
 
 /// The paths of `text` under one of `ROOTS`, without trailing punctuation.
 fn paths(text: &str) -> Vec<String> {
@@ -56,13 +64,20 @@ fn every_path_the_docs_name_exists() {
         for p in paths(&text) {
             checked += 1;
             if !repo(&p).exists() {
-                missing.push(format!("{}: {p}", f.strip_prefix(repo("")).unwrap().display()));
+                missing.push(format!(
+                    "{}: {p}",
+                    f.strip_prefix(repo("")).unwrap().display()
+                ));
             }
         }
     }
     println!("{checked} paths named in {} files", files.len());
     assert!(checked > 20, "the scan found only {checked} paths");
-    assert!(missing.is_empty(), "paths that do not exist:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "paths that do not exist:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]

@@ -105,7 +105,9 @@ fn write(dir: &Path, text: &str) -> PathBuf {
 
 /// The line (1-based) of the first occurrence of `needle` in `text`.
 fn line_of(text: &str, needle: &str) -> usize {
-    let at = text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in the input"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in the input"));
     text[..at].matches('\n').count() + 1
 }
 
@@ -115,7 +117,13 @@ fn the_documented_driven_keys_run() {
         let dir = scratch(name);
         let input = write(&dir, text);
         let out = dir.join("out");
-        let o = emcontact(&["run", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
+        let o = emcontact(&[
+            "run",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
         assert_eq!(
             o.status.code(),
             Some(0),
@@ -156,7 +164,10 @@ fn refused(base: &str, (from, to): (&str, &str), at: &str, key: &str, what: &str
 fn an_unknown_curve_is_refused() {
     refused(
         DRIVEN_2D,
-        ("pressure = 1.0\ncurve = \"ramp\"", "pressure = 1.0\ncurve = \"rmap\""),
+        (
+            "pressure = 1.0\ncurve = \"ramp\"",
+            "pressure = 1.0\ncurve = \"rmap\"",
+        ),
         "curve = \"rmap\"",
         "load[0].curve",
         "no curve \"rmap\" (curves: ramp)",
@@ -195,7 +206,10 @@ fn a_component_both_fixed_and_prescribed_is_refused() {
 fn a_pressure_on_a_volume_group_is_refused() {
     refused(
         DRIVEN_2D,
-        ("group = \"b_xmax\"\npressure = 1.0", "group = \"b\"\npressure = 1.0"),
+        (
+            "group = \"b_xmax\"\npressure = 1.0",
+            "group = \"b\"\npressure = 1.0",
+        ),
         "pressure = 1.0",
         "load[0].pressure",
         "acts on a surface group",

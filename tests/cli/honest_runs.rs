@@ -24,7 +24,12 @@ fn run(dir: &Path, text: &str, extra: &[&str]) -> (Output, PathBuf) {
     let input = dir.join("input.toml");
     std::fs::write(&input, text).unwrap();
     let out = dir.join("out");
-    let mut args = vec!["run", input.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let mut args = vec![
+        "run",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
     args.extend_from_slice(extra);
     (emcontact(&args), out)
 }
@@ -85,7 +90,9 @@ fn a_ring_folding_through_itself_is_not_ok() {
     for k in 0..2 {
         let plate = format!("behind the rigid plane of contact[{k}]");
         assert!(
-            stdout.lines().any(|l| l.starts_with("penetration:") && l.contains(&plate)),
+            stdout
+                .lines()
+                .any(|l| l.starts_with("penetration:") && l.contains(&plate)),
             "{plate} not reported in {stdout}"
         );
     }
@@ -122,7 +129,10 @@ master_plane = { point = [0.0, 0.0], normal = [0.0, -1.0] }
 fn a_plane_whose_normal_points_away_is_refused_with_how_to_flip_it() {
     for adjust in [false, true] {
         let text = if adjust {
-            FLIPPED.replace("normal = [0.0, -1.0] }", "normal = [0.0, -1.0] }\ninitial_overlap = \"adjust\"")
+            FLIPPED.replace(
+                "normal = [0.0, -1.0] }",
+                "normal = [0.0, -1.0] }\ninitial_overlap = \"adjust\"",
+            )
         } else {
             FLIPPED.to_string()
         };
@@ -133,7 +143,10 @@ fn a_plane_whose_normal_points_away_is_refused_with_how_to_flip_it() {
         assert!(stderr.contains("contact[0]"), "{stderr}");
         assert!(stderr.contains("normal points away"), "{stderr}");
         assert!(stderr.contains("flip it: normal = [0, 1]"), "{stderr}");
-        assert!(!stderr.contains("initial_overlap = \\\"adjust\\\" to move"), "{stderr}");
+        assert!(
+            !stderr.contains("initial_overlap = \\\"adjust\\\" to move"),
+            "{stderr}"
+        );
         assert!(!out.join("history.csv").exists(), "nothing was run");
     }
 }
@@ -177,14 +190,30 @@ fn restart_refuses_a_changed_model_naming_the_key() {
     for (from, to, key) in cases {
         let dir = scratch(&format!("restart_{}", key.replace(['[', ']', '.'], "_")));
         let (o, out) = run(&dir, RESTART, &["-q"]);
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-        let changed = RESTART.replace(from, to).replace("end = 0.03", "end = 0.05");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let changed = RESTART
+            .replace(from, to)
+            .replace("end = 0.03", "end = 0.05");
         let input = dir.join("changed.toml");
         std::fs::write(&input, changed).unwrap();
-        let o = emcontact(&["run", input.to_str().unwrap(), "--restart", out.to_str().unwrap(), "-q"]);
+        let o = emcontact(&[
+            "run",
+            input.to_str().unwrap(),
+            "--restart",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{key}: {stderr}");
-        assert!(stderr.contains(&format!("`{key}` differs")), "{key}: {stderr}");
+        assert!(
+            stderr.contains(&format!("`{key}` differs")),
+            "{key}: {stderr}"
+        );
     }
     // only time.end changed: it continues
     let dir = scratch("restart_end");
@@ -192,8 +221,19 @@ fn restart_refuses_a_changed_model_naming_the_key() {
     assert_eq!(o.status.code(), Some(0));
     let input = dir.join("longer.toml");
     std::fs::write(&input, RESTART.replace("end = 0.03", "end = 0.05")).unwrap();
-    let o = emcontact(&["run", input.to_str().unwrap(), "--restart", out.to_str().unwrap(), "-q"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = emcontact(&[
+        "run",
+        input.to_str().unwrap(),
+        "--restart",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// `k · every · dt` a few 1e-21 short of `end` (here 10 · 1e-6 against
@@ -226,7 +266,12 @@ fn no_sliver_of_a_last_step_and_no_duplicate_frame() {
     for end in ["1e-5", "4e-5", "1.1e-4"] {
         let text = SLIVER.replace("end = 1e-5", &format!("end = {end}"));
         let (o, out) = run(&scratch(&format!("sliver{end}")), &text, &["-q"]);
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let h = emcontact::output::read_csv(&out.join("history.csv")).unwrap();
         let dt = h.column("dt").unwrap();
         let t = h.column("t").unwrap();

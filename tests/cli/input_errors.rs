@@ -2,7 +2,9 @@
 //! never a panic. One test per kind of mistake.
 
 use crate::common::fixture::source;
-use crate::common::run::{assert_refused, check_edit, emcontact_guarded, write_input as write, Outcome};
+use crate::common::run::{
+    assert_refused, check_edit, emcontact_guarded, write_input as write, Outcome,
+};
 use std::path::Path;
 
 fn plate() -> String {

@@ -32,7 +32,13 @@ fn run(name: &str, text: &str) -> CsvTable {
     std::fs::write(&input, text).unwrap();
     let out = dir.join("out");
     let o = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(["run", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"])
+        .args([
+            "run",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
         .output()
         .unwrap();
     assert_eq!(
@@ -59,7 +65,13 @@ fn shortened(case: &str, file: &str, end: &str) -> String {
 fn closures(h: &CsvTable) -> (f64, f64, f64) {
     let c = |k: &str| h.column(k).unwrap_or_else(|| panic!("no column {k}"));
     let n = c("t").len();
-    let (k, s, w, d, e) = (c("kinetic"), c("strain"), c("external_work"), c("dissipation"), c("total"));
+    let (k, s, w, d, e) = (
+        c("kinetic"),
+        c("strain"),
+        c("external_work"),
+        c("dissipation"),
+        c("total"),
+    );
     let e_scale = (0..n).fold(0.0f64, |m, i| m.max(k[i] + s[i]).max(w[i].abs()).max(d[i]));
     let energy = (1..n)
         .map(|i| ((e[i] - e[i - 1]) + (d[i] - d[i - 1]) - (w[i] - w[i - 1])).abs())
@@ -92,7 +104,11 @@ fn closures(h: &CsvTable) -> (f64, f64, f64) {
         ),
         ledger(
             ["jx", "jy", "jz"],
-            ["angular_impulse_x", "angular_impulse_y", "angular_impulse_z"],
+            [
+                "angular_impulse_x",
+                "angular_impulse_y",
+                "angular_impulse_z",
+            ],
             ["angular_scale", "angular_impulse_size"],
         ),
     )
@@ -130,7 +146,10 @@ fn dragged_block_ledgers_close_every_step() {
 
 #[test]
 fn squeezed_ring_ledgers_close_every_step() {
-    let h = run("squeeze", &shortened("squeezed_ring", "squeeze.toml", "0.3"));
+    let h = run(
+        "squeeze",
+        &shortened("squeezed_ring", "squeeze.toml", "0.3"),
+    );
     check("squeezed_ring", &h, Promise::All);
 }
 
@@ -166,7 +185,10 @@ fn hertz_indentation_ledgers_close_every_step() {
 
 #[test]
 fn free_flight_ledgers_close_every_step() {
-    let h = run("ff_em", &shortened("free_flight", "energy_momentum.toml", "5.0"));
+    let h = run(
+        "ff_em",
+        &shortened("free_flight", "energy_momentum.toml", "5.0"),
+    );
     check("free_flight/energy_momentum", &h, Promise::All);
     let h = run("ff_nm", &shortened("free_flight", "newmark.toml", "5.0"));
     check("free_flight/newmark", &h, Promise::Linear);
@@ -183,7 +205,10 @@ fn friction_blocks_ledgers_close_every_step() {
         ("no_update.toml", Promise::Momenta),
         ("newmark.toml", Promise::Linear),
     ] {
-        let h = run(&format!("fb_{file}"), &shortened("friction_blocks", file, "0.4"));
+        let h = run(
+            &format!("fb_{file}"),
+            &shortened("friction_blocks", file, "0.4"),
+        );
         check(&format!("friction_blocks/{file}"), &h, promise);
     }
 }
@@ -197,7 +222,10 @@ fn golf_ball_ledgers_close_every_step() {
         ("no_update.toml", Promise::Momenta),
         ("newmark.toml", Promise::Linear),
     ] {
-        let h = run(&format!("golf_{file}"), &shortened("golf_ball", file, "0.05"));
+        let h = run(
+            &format!("golf_{file}"),
+            &shortened("golf_ball", file, "0.05"),
+        );
         check(&format!("golf_ball/{file}"), &h, promise);
     }
 }
@@ -211,7 +239,10 @@ fn ring_impact_ledgers_close_every_step() {
         ("no_update.toml", Promise::Momenta),
         ("newmark.toml", Promise::Linear),
     ] {
-        let h = run(&format!("ring_{file}"), &shortened("ring_impact", file, "0.8"));
+        let h = run(
+            &format!("ring_{file}"),
+            &shortened("ring_impact", file, "0.8"),
+        );
         check(&format!("ring_impact/{file}"), &h, promise);
     }
 }

@@ -1,6 +1,5 @@
 //! Helpers shared by the nonsmooth integration tests.
 
-
 use std::path::PathBuf;
 
 use emcontact::nonsmooth::global::NsnFunction;

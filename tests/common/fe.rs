@@ -1,6 +1,5 @@
 //! Shared helpers for the fe kernel tests: random distorted element configurations.
 
-
 use emcontact::fe::kernel::{internal_force, StressEval};
 use emcontact::fe::ElementKind;
 use emcontact::material::{Material, NeoHookean, Svk};

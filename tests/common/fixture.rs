@@ -79,7 +79,9 @@ impl Fixture {
     /// Merges TOML text into the model: its tables into the model's, its
     /// arrays of tables appended (`[[boundary]]`, `[[contact]]`).
     pub fn merge(mut self, text: &str) -> Fixture {
-        let add: Table = text.parse().unwrap_or_else(|e| panic!("fixture merge: {e}"));
+        let add: Table = text
+            .parse()
+            .unwrap_or_else(|e| panic!("fixture merge: {e}"));
         merge(&mut self.0, add);
         self
     }

@@ -25,7 +25,11 @@ pub fn ledger(name: &str, r: &Run) -> Vec<(String, f64)> {
     let e: Vec<f64> = col(h, "total").iter().zip(&d).map(|(e, d)| e + d).collect();
     let e0 = e[0].abs();
     let run_balance = e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / e0;
-    let step_balance = e.windows(2).map(|w| (w[1] - w[0]).abs()).fold(0.0, f64::max) / e0;
+    let step_balance = e
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f64::max)
+        / e0;
     let depth = h
         .column("max_penetration_h")
         .map_or(0.0, |p| p.into_iter().fold(0.0, f64::max));
@@ -61,8 +65,14 @@ pub fn momenta(name: &str, r: &Run) -> Vec<(String, f64)> {
         }
     };
     vec![
-        (format!("{name}: linear momentum drift"), drift("l", "linear_scale")),
-        (format!("{name}: angular momentum drift"), drift("j", "angular_scale")),
+        (
+            format!("{name}: linear momentum drift"),
+            drift("l", "linear_scale"),
+        ),
+        (
+            format!("{name}: angular momentum drift"),
+            drift("j", "angular_scale"),
+        ),
     ]
 }
 
@@ -84,7 +94,10 @@ pub fn friction(name: &str, r: &Run, body_index: usize, bodies: usize) -> Vec<(S
             format!("{name}: D / K0"),
             col(h, "dissipation").last().unwrap() / col(h, "kinetic")[0],
         ),
-        (format!("{name}: tumbling onset t (|wx| of the cube >= 0.5)"), onset),
+        (
+            format!("{name}: tumbling onset t (|wx| of the cube >= 0.5)"),
+            onset,
+        ),
         (format!("{name}: peak |wx| of the cube"), peak),
     ]
 }
@@ -93,21 +106,36 @@ pub fn friction(name: &str, r: &Run, body_index: usize, bodies: usize) -> Vec<(S
 /// every measured figure must have one. Returns how many were checked.
 pub fn check(case: &str, measured: &[(String, f64)]) -> usize {
     let reference = Fixture::file(&format!("validation/{case}/reference.toml"));
-    let figures = reference.get("figure").as_array().expect("[[figure]] tables");
+    let figures = reference
+        .get("figure")
+        .as_array()
+        .expect("[[figure]] tables");
     let mut off = Vec::new();
     for (name, got) in measured {
         let f = figures
             .iter()
             .find(|f| f["name"].as_str() == Some(name))
             .unwrap_or_else(|| panic!("{case}: no reference figure {name:?}"));
-        let value = f["value"].as_float().or(f["value"].as_integer().map(|v| v as f64)).unwrap();
-        let tol = f["tolerance"].as_float().or(f["tolerance"].as_integer().map(|v| v as f64)).unwrap();
+        let value = f["value"]
+            .as_float()
+            .or(f["value"].as_integer().map(|v| v as f64))
+            .unwrap();
+        let tol = f["tolerance"]
+            .as_float()
+            .or(f["tolerance"].as_integer().map(|v| v as f64))
+            .unwrap();
         let ok = (got - value).abs() <= tol;
-        println!("{} {case}: {name} = {got:.6e} (reference {value:e} ± {tol:e})", if ok { "ok " } else { "OFF" });
+        println!(
+            "{} {case}: {name} = {got:.6e} (reference {value:e} ± {tol:e})",
+            if ok { "ok " } else { "OFF" }
+        );
         if !ok {
             off.push(name.clone());
         }
     }
-    assert!(off.is_empty(), "{case}: figures off their reference: {off:?}");
+    assert!(
+        off.is_empty(),
+        "{case}: figures off their reference: {off:?}"
+    );
     measured.len()
 }

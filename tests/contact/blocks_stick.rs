@@ -14,7 +14,8 @@ fn regularized_stick_conserves_energy_and_tumbles_in_the_first_contact_step() {
     let run = run(&Fixture::file("validation/friction_blocks/stick_mu08_regularized.toml").text());
     let (s, h) = (&run.summary, &run.history);
     let at = |name: &str| h.header.iter().position(|c| c == name).unwrap();
-    let (t, total, active, stick, slip) = (at("t"), at("total"), at("active"), at("stick"), at("slip"));
+    let (t, total, active, stick, slip) =
+        (at("t"), at("total"), at("active"), at("stick"), at("slip"));
     let e0 = h.rows[0][total];
     // the first contact step: every active point sticks
     let first = h
@@ -40,7 +41,10 @@ fn regularized_stick_conserves_energy_and_tumbles_in_the_first_contact_step() {
         "no-slip steps: |ΔE| ≤ {worst:.2e} E0; dissipated {:.4} E0",
         s.dissipation / e0
     );
-    assert!(worst <= STEP_ENERGY, "|ΔE| {worst:e} E0 in a step without slip");
+    assert!(
+        worst <= STEP_ENERGY,
+        "|ΔE| {worst:e} E0 in a step without slip"
+    );
     assert!(
         s.dissipation <= 0.01 * e0,
         "dissipated {} of {e0}",

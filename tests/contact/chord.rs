@@ -105,6 +105,12 @@ fn a_contact_run_is_the_same_bit_for_bit_on_one_thread_and_on_two() {
         (read("history.csv"), read("contacts.csv"), dir)
     };
     let (one, two) = (run(1), run(2));
-    assert!(one.0 == two.0, "history.csv differs between one and two threads");
-    assert!(one.1 == two.1, "contacts.csv differs between one and two threads");
+    assert!(
+        one.0 == two.0,
+        "history.csv differs between one and two threads"
+    );
+    assert!(
+        one.1 == two.1,
+        "contacts.csv differs between one and two threads"
+    );
 }

@@ -36,7 +36,10 @@ fn frictionless_impact_conserves_energy_exactly() {
         max(&r.history, "max_penetration_h"),
         s.update_defect
     );
-    assert!(max(&r.history, "active") > 0.0, "the disk must hit the plane");
+    assert!(
+        max(&r.history, "active") > 0.0,
+        "the disk must hit the plane"
+    );
     assert!(
         s.last.linear[1] > 0.0,
         "and bounce: L_y {:?}",
@@ -119,8 +122,16 @@ fn free_bodies_conserve(mu: f64, mass: &str) {
         s.max_linear_drift, s.max_angular_drift, s.max_energy_drift, step_balance(&r.history), s.dissipation, s.update_defect
     );
     assert!(max(&r.history, "active") > 0.0, "contact must happen");
-    assert!(s.max_linear_drift <= MOMENTUM, "L drift {:e}", s.max_linear_drift);
-    assert!(s.max_angular_drift <= MOMENTUM, "J drift {:e}", s.max_angular_drift);
+    assert!(
+        s.max_linear_drift <= MOMENTUM,
+        "L drift {:e}",
+        s.max_linear_drift
+    );
+    assert!(
+        s.max_angular_drift <= MOMENTUM,
+        "J drift {:e}",
+        s.max_angular_drift
+    );
     assert!(
         s.max_energy_drift <= STEP_ENERGY,
         "energy balance {:e}",
@@ -141,9 +152,18 @@ fn free_bodies_conserve(mu: f64, mass: &str) {
 fn bad_contact_input_is_rejected_with_the_key() {
     let good = disk_on_block(0.3, "lumped");
     let bad = |key: &str, value: &str| good.clone().set(key, value).text();
-    check_refuses(&bad("contact.0.master", "lid"), &["contact[0].master", "lid"]);
-    check_refuses(&bad("contact.0.master", "block"), &["contact[0].master", "surface"]);
-    check_refuses(&bad("contact.0.slave", "disk"), &["contact[0].slave", "surface"]);
+    check_refuses(
+        &bad("contact.0.master", "lid"),
+        &["contact[0].master", "lid"],
+    );
+    check_refuses(
+        &bad("contact.0.master", "block"),
+        &["contact[0].master", "surface"],
+    );
+    check_refuses(
+        &bad("contact.0.slave", "disk"),
+        &["contact[0].slave", "surface"],
+    );
     check_refuses(
         &good.clone().set("contact.0.friction", -0.1).text(),
         &["contact[0].friction"],
@@ -240,7 +260,11 @@ fn friction_blocks_stick_conserves_and_tumbles_in_the_first_contact_step() {
     print_blocks(0.8, &r);
     // E_n + D_n = E_0 (the impact slips before the edge grips)
     let s = &r.summary;
-    assert!(s.max_energy_drift <= STEP_ENERGY, "balance {:e}", s.max_energy_drift);
+    assert!(
+        s.max_energy_drift <= STEP_ENERGY,
+        "balance {:e}",
+        s.max_energy_drift
+    );
     assert!(step_balance(&r.history) <= STEP_ENERGY);
     // tumbling criterion of validation/friction_blocks/README.md: |w_x| ≥ 0.5
     // at the end of the first contact step
@@ -275,7 +299,11 @@ fn friction_blocks_slip_dissipates_exactly_the_frictional_work() {
         "friction must dissipate visibly: {:e}",
         s.dissipation
     );
-    assert!(s.max_energy_drift <= STEP_ENERGY, "balance {:e}", s.max_energy_drift);
+    assert!(
+        s.max_energy_drift <= STEP_ENERGY,
+        "balance {:e}",
+        s.max_energy_drift
+    );
     assert!(step_balance(&r.history) <= STEP_ENERGY);
     // In the step [0.3, 0.4] the leading edge, sliding 0.6 h over the base it
     // dents, would sink 1.0e-3 h under rate (persistency) enforcement alone;
@@ -320,7 +348,11 @@ fn a_block_landing_over_the_edge_of_the_master_surface() {
     assert!(s.cutbacks <= 2, "cut-backs {}", s.cutbacks);
     assert!((s.final_time - 0.6).abs() < 1e-9);
     assert!(max(&r.history, "active") > 0.0, "the block must land");
-    assert!(s.max_energy_drift <= STEP_ENERGY, "energy drift {:e}", s.max_energy_drift);
+    assert!(
+        s.max_energy_drift <= STEP_ENERGY,
+        "energy drift {:e}",
+        s.max_energy_drift
+    );
     assert!(step_balance(&r.history) <= STEP_ENERGY);
     // exact and two passes at default settings: either surface
     assert_exact_penetration(&r.history);

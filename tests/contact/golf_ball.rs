@@ -6,7 +6,7 @@
 //! update the balance visibly fails.
 
 use crate::common::fixture::Fixture;
-use crate::common::history::{max, step_balance, MOMENTUM, STEP_ENERGY, PENETRATION_H};
+use crate::common::history::{max, step_balance, MOMENTUM, PENETRATION_H, STEP_ENERGY};
 use crate::common::run::{self, Run};
 
 /// The validation case on a coarse mesh: ball R = 21.35 mm (3 divisions),
@@ -58,8 +58,16 @@ fn golf_ball_mu05_balances_energy_and_spins_backwards() {
         "and the ball must leave the face"
     );
     // both bodies free: momenta exact every step
-    assert!(s.max_linear_drift <= MOMENTUM, "L drift {:e}", s.max_linear_drift);
-    assert!(s.max_angular_drift <= MOMENTUM, "J drift {:e}", s.max_angular_drift);
+    assert!(
+        s.max_linear_drift <= MOMENTUM,
+        "L drift {:e}",
+        s.max_linear_drift
+    );
+    assert!(
+        s.max_angular_drift <= MOMENTUM,
+        "J drift {:e}",
+        s.max_angular_drift
+    );
     // slip: E_{n+1} − E_n + ΔD = 0 every step
     assert!(balance <= STEP_ENERGY, "step balance {balance:e}");
     // about 1 % of the system energy to friction (the paper: 1.2 %)

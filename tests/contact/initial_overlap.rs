@@ -24,9 +24,10 @@ fn disk_in_block(adjust: bool, plane: bool) -> Fixture {
         f = f.set("contact.0.initial_overlap", "adjust");
     }
     if plane {
-        f = f
-            .remove("contact.0.master")
-            .set_toml("contact.0.master_plane", "{ point = [0.0, 0.0], normal = [0.0, 1.0] }");
+        f = f.remove("contact.0.master").set_toml(
+            "contact.0.master_plane",
+            "{ point = [0.0, 0.0], normal = [0.0, 1.0] }",
+        );
     }
     f
 }

@@ -47,11 +47,18 @@ fn tet4_blocks_keep_the_energy_momentum_ledger() {
         let (balance, depth) = ledger(&format!("tet4 blocks, μ = {mu}"), &r);
         let s = &r.summary;
         assert!(balance <= STEP_ENERGY, "μ = {mu}: step balance {balance:e}");
-        assert!(s.max_energy_drift <= STEP_ENERGY, "μ = {mu}: {:e}", s.max_energy_drift);
+        assert!(
+            s.max_energy_drift <= STEP_ENERGY,
+            "μ = {mu}: {:e}",
+            s.max_energy_drift
+        );
         assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
         assert!(depth <= PENETRATION_H, "μ = {mu}: penetration {depth:e} h");
         if mu > 0.0 {
-            assert!(s.dissipation > 0.01 * s.initial.total(), "friction must dissipate");
+            assert!(
+                s.dissipation > 0.01 * s.initial.total(),
+                "friction must dissipate"
+            );
         }
     }
 }
@@ -75,8 +82,16 @@ fn newmark_with_contact_drifts_in_energy_and_keeps_linear_momentum() {
             let r = run(&f.text());
             let (_, depth) = ledger(&format!("Newmark, {label}, μ = {mu}"), &r);
             let s = &r.summary;
-            assert!(s.max_energy_drift > 1e-3, "{label}: drift {:e}", s.max_energy_drift);
-            assert!(s.max_linear_drift <= MOMENTUM, "{label}: L {:e}", s.max_linear_drift);
+            assert!(
+                s.max_energy_drift > 1e-3,
+                "{label}: drift {:e}",
+                s.max_energy_drift
+            );
+            assert!(
+                s.max_linear_drift <= MOMENTUM,
+                "{label}: L {:e}",
+                s.max_linear_drift
+            );
             assert!(depth <= PENETRATION_H, "{label}: penetration {depth:e} h");
         }
     }
@@ -100,7 +115,10 @@ fn penalty_enforcement_balances_energy_and_lets_the_bodies_overlap_a_little() {
                 .set("contact.0.friction", mu);
             let r = run(&f.text());
             let (balance, depth) = ledger(&format!("penalty, {label}, μ = {mu}"), &r);
-            assert!(balance <= 1e-10, "{label}, μ = {mu}: step balance {balance:e}");
+            assert!(
+                balance <= 1e-10,
+                "{label}, μ = {mu}: step balance {balance:e}"
+            );
             assert!(
                 (1e-6..=1e-2).contains(&depth),
                 "{label}, μ = {mu}: penetration {depth:e} h"
@@ -123,7 +141,9 @@ fn augmented_lagrangian_keeps_the_ledger_of_exact_enforcement() {
     for (mu, agree) in [(0.0, 1e-12), (0.5, 1e-7)] {
         let f = Fixture::load("disk_on_block").set("contact.0.friction", mu);
         let exact = run(&f.clone().text());
-        let r = run(&f.set("contact.0.enforcement", "augmented-lagrangian").text());
+        let r = run(&f
+            .set("contact.0.enforcement", "augmented-lagrangian")
+            .text());
         let (balance, depth) = ledger(&format!("augmented Lagrangian, μ = {mu}"), &r);
         let s = &r.summary;
         assert!(balance <= STEP_ENERGY, "μ = {mu}: step balance {balance:e}");

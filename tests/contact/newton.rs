@@ -82,7 +82,10 @@ fn every_contact_step_converges_at_the_full_step() {
             assert!(contact.len() >= 3, "contact steps {its:?}");
             for r in contact {
                 let last = *r.residual_history.last().unwrap();
-                assert!(last <= 1e-10, "μ = {mu}, {enforcement}: final residual {last:e}");
+                assert!(
+                    last <= 1e-10,
+                    "μ = {mu}, {enforcement}: final residual {last:e}"
+                );
             }
         }
     }

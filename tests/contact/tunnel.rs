@@ -237,7 +237,8 @@ fn points_in_contact_are_left_to_the_contact_stage() {
         hold_faces: false,
         geometric: true,
     };
-    set.evaluate::<2>(&x0, &x1, 0.1, options, &mut f, None).unwrap();
+    set.evaluate::<2>(&x0, &x1, 0.1, options, &mut f, None)
+        .unwrap();
     assert_eq!(set.tunnelling(&x0, &x1), None);
 }
 

@@ -12,10 +12,12 @@ use emcontact::driver::RunSummary;
 /// with `passes`: the rings touch from t = 0.59. Returns the summary, the
 /// largest `max_penetration_h` and the largest step balance.
 fn rings(passes: u8) -> (RunSummary, f64, f64) {
-    let r = run(&Fixture::file("validation/ring_impact/velocity_update.toml")
-        .set("time.end", 1.2)
-        .set("contact.0.passes", passes as i64)
-        .text());
+    let r = run(
+        &Fixture::file("validation/ring_impact/velocity_update.toml")
+            .set("time.end", 1.2)
+            .set("contact.0.passes", passes as i64)
+            .text(),
+    );
     let deepest = max(&r.history, "max_penetration_h");
     let balance = step_balance(&r.history);
     (r.summary, deepest, balance)
@@ -30,10 +32,18 @@ fn two_passes_keep_either_ring_out_of_the_other() {
     );
     assert!(s.dissipation > 0.0, "the rings must touch and slip");
     assert!(deepest <= PENETRATION_H, "deepest node {deepest:e} h");
-    assert!(s.max_energy_drift <= STEP_ENERGY, "balance {:e}", s.max_energy_drift);
+    assert!(
+        s.max_energy_drift <= STEP_ENERGY,
+        "balance {:e}",
+        s.max_energy_drift
+    );
     assert!(balance <= STEP_ENERGY, "step balance {balance:e}");
     assert!(s.max_linear_drift <= MOMENTUM, "L {:e}", s.max_linear_drift);
-    assert!(s.max_angular_drift <= MOMENTUM, "J {:e}", s.max_angular_drift);
+    assert!(
+        s.max_angular_drift <= MOMENTUM,
+        "J {:e}",
+        s.max_angular_drift
+    );
 }
 
 #[test]
@@ -42,7 +52,11 @@ fn one_pass_measures_the_master_nodes_too() {
     // ring 1 by more than 1e-3 h, and the history says so
     let (s, deepest, balance) = rings(1);
     println!("rings, one pass: deepest {deepest:.2e} h, step balance {balance:.2e}");
-    assert!(s.max_energy_drift <= STEP_ENERGY, "balance {:e}", s.max_energy_drift);
+    assert!(
+        s.max_energy_drift <= STEP_ENERGY,
+        "balance {:e}",
+        s.max_energy_drift
+    );
     assert!(balance <= STEP_ENERGY, "step balance {balance:e}");
     assert!(deepest > 1e-3, "deepest node {deepest:e} h");
 }

@@ -13,7 +13,10 @@ fn refused(ranks: usize, text: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let p = input(dir.path(), "m.toml", text);
     let out = dir.path().join("out");
-    let o = mpirun(ranks, &["run", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = mpirun(
+        ranks,
+        &["run", p.to_str().unwrap(), "--out", out.to_str().unwrap()],
+    );
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(2), "{err}");
     err
@@ -21,15 +24,33 @@ fn refused(ranks: usize, text: &str) -> String {
 
 #[test]
 fn an_option_petsc_rejects_stops_every_rank() {
-    let err = refused(2, &model(r#"petsc_options = "-pc_type nonsense""#, "[4, 1, 1]"));
-    assert!(err.contains("solver.petsc_options") && err.contains("nonsense"), "{err}");
-    let err = refused(2, &model(r#"petsc_options = "-pc_factor_mat_solver_type nosuch""#, "[4, 1, 1]"));
-    assert!(err.contains("solver.petsc_options") && err.contains("nosuch"), "{err}");
+    let err = refused(
+        2,
+        &model(r#"petsc_options = "-pc_type nonsense""#, "[4, 1, 1]"),
+    );
+    assert!(
+        err.contains("solver.petsc_options") && err.contains("nonsense"),
+        "{err}"
+    );
+    let err = refused(
+        2,
+        &model(
+            r#"petsc_options = "-pc_factor_mat_solver_type nosuch""#,
+            "[4, 1, 1]",
+        ),
+    );
+    assert!(
+        err.contains("solver.petsc_options") && err.contains("nosuch"),
+        "{err}"
+    );
 }
 
 #[test]
 fn an_option_petsc_does_not_use_stops_every_rank() {
-    let err = refused(2, &model(r#"petsc_options = "-ksp_rtoll 1e-3""#, "[4, 1, 1]"));
+    let err = refused(
+        2,
+        &model(r#"petsc_options = "-ksp_rtoll 1e-3""#, "[4, 1, 1]"),
+    );
     assert!(err.contains("did not use -ksp_rtoll"), "{err}");
 }
 
@@ -44,5 +65,8 @@ fn contact_on_two_ranks_stops_every_rank() {
     let dir = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{dir}/inputs/ring_impact.toml")).unwrap();
     let err = refused(2, &text);
-    assert!(err.contains("contact across ranks is not available yet"), "{err}");
+    assert!(
+        err.contains("contact across ranks is not available yet"),
+        "{err}"
+    );
 }

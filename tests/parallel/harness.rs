@@ -30,7 +30,9 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
         }
         if started.elapsed() > TIMEOUT {
             let _ = child.kill();
-            panic!("mpirun -n {ranks} emcontact {args:?} did not finish in {TIMEOUT:?}: a rank hangs");
+            panic!(
+                "mpirun -n {ranks} emcontact {args:?} did not finish in {TIMEOUT:?}: a rank hangs"
+            );
         }
         std::thread::sleep(Duration::from_millis(50));
     }

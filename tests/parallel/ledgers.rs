@@ -29,12 +29,16 @@ fn free_flight_on_one_and_two_ranks_equals_the_serial_run() {
         // and the run conserves what it must, on 2 ranks
         let e = two.column("total").unwrap();
         let scale = two.column("kinetic").unwrap()[0];
-        assert!(e.iter().all(|v| (v - e[0]).abs() <= 1e-10 * scale), "energy drifts: {e:?}");
+        assert!(
+            e.iter().all(|v| (v - e[0]).abs() <= 1e-10 * scale),
+            "energy drifts: {e:?}"
+        );
         // every frame is a .pvtu of one piece per rank, listed in the .pvd
         let pvd = std::fs::read_to_string(dir.path().join("two/flight.pvd")).unwrap();
         assert_eq!(pvd.matches(".pvtu").count(), 4, "{pvd}");
         for f in 0..4 {
-            let pvtu = std::fs::read_to_string(dir.path().join(format!("two/flight_{f:05}.pvtu"))).unwrap();
+            let pvtu = std::fs::read_to_string(dir.path().join(format!("two/flight_{f:05}.pvtu")))
+                .unwrap();
             for r in 0..2 {
                 let piece = format!("flight_{f:05}_{r:05}.vtu");
                 assert!(pvtu.contains(&piece), "{pvtu}");
@@ -48,9 +52,21 @@ fn free_flight_on_one_and_two_ranks_equals_the_serial_run() {
 /// supports and gravity in the ledgers, the reactions by group.
 fn supported(dim: usize) -> String {
     let (max, div, g, fix, element) = if dim == 3 {
-        ("[2.0, 1.0, 1.0]", "[6, 3, 3]", "[0.0, 0.0, -9.81]", r#"["x", "y", "z"]"#, "hex8")
+        (
+            "[2.0, 1.0, 1.0]",
+            "[6, 3, 3]",
+            "[0.0, 0.0, -9.81]",
+            r#"["x", "y", "z"]"#,
+            "hex8",
+        )
     } else {
-        ("[2.0, 1.0]", "[8, 4]", "[0.0, -9.81]", r#"["x", "y"]"#, "quad4")
+        (
+            "[2.0, 1.0]",
+            "[8, 4]",
+            "[0.0, -9.81]",
+            r#"["x", "y"]"#,
+            "quad4",
+        )
     };
     format!(
         r#"[problem]
@@ -81,7 +97,11 @@ acceleration = {g}
 group = "block_xmin"
 fix = {fix}
 "#,
-        min = if dim == 3 { "[0.0, 0.0, 0.0]" } else { "[0.0, 0.0]" },
+        min = if dim == 3 {
+            "[0.0, 0.0, 0.0]"
+        } else {
+            "[0.0, 0.0]"
+        },
     )
 }
 
@@ -97,18 +117,29 @@ fn supports_and_gravity_on_two_ranks_equal_the_serial_run() {
         let b = read_csv(&dir.path().join("two/reactions.csv")).unwrap();
         assert_eq!(a.rows.len(), b.rows.len());
         // the support carries the weight: its scale
-        let weight = a.column("fx").unwrap().iter().chain(&a.column("fy").unwrap()).fold(0.0f64, |m, v| m.max(v.abs()));
+        let weight = a
+            .column("fx")
+            .unwrap()
+            .iter()
+            .chain(&a.column("fy").unwrap())
+            .fold(0.0f64, |m, v| m.max(v.abs()));
         assert!(weight > 0.0);
         for c in ["fx", "fy", "fz", "mx", "my", "mz"] {
             for (x, y) in a.column(c).unwrap().iter().zip(b.column(c).unwrap()) {
-                assert!((x - y).abs() <= 1e-9 * weight, "{dim}D reaction {c}: {x:e} against {y:e}");
+                assert!(
+                    (x - y).abs() <= 1e-9 * weight,
+                    "{dim}D reaction {c}: {x:e} against {y:e}"
+                );
             }
         }
         let ba = read_csv(&dir.path().join("serial/bodies.csv")).unwrap();
         let bb = read_csv(&dir.path().join("two/bodies.csv")).unwrap();
         for c in ["kinetic", "strain", "x", "y", "z"] {
             for (x, y) in ba.column(c).unwrap().iter().zip(bb.column(c).unwrap()) {
-                assert!((x - y).abs() <= 1e-10 * x.abs().max(1.0), "{dim}D bodies.csv {c}: {x:e} against {y:e}");
+                assert!(
+                    (x - y).abs() <= 1e-10 * x.abs().max(1.0),
+                    "{dim}D bodies.csv {c}: {x:e} against {y:e}"
+                );
             }
         }
     }

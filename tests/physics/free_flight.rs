@@ -43,7 +43,10 @@ fn assert_conserves(dim: usize) {
                 "{label}: dt/dt_crit = {ratio:.1}, steps {}, energy drift {:.2e}, step balance {balance:.2e}, L drift {:.2e}, J drift {:.2e}, newton {}",
                 s.steps, s.max_energy_drift, s.max_linear_drift, s.max_angular_drift, s.newton_iterations
             );
-            assert!(ratio >= 10.0, "{label}: dt must be ≥ 10× the stable step, is {ratio:.2}×");
+            assert!(
+                ratio >= 10.0,
+                "{label}: dt must be ≥ 10× the stable step, is {ratio:.2}×"
+            );
             assert!(s.steps >= 300);
             for (what, d) in [
                 ("energy", s.max_energy_drift),
@@ -91,7 +94,11 @@ fn newmark_drifts_in_energy_and_keeps_the_momenta() {
         "Newmark drift {:e} unexpectedly small",
         s.max_energy_drift
     );
-    assert!(s.max_linear_drift <= DRIFT, "L drift {:e}", s.max_linear_drift);
+    assert!(
+        s.max_linear_drift <= DRIFT,
+        "L drift {:e}",
+        s.max_linear_drift
+    );
 }
 
 /// Newton converges quadratically for SVK: wherever the relative residual is in

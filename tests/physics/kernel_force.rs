@@ -3,11 +3,9 @@
 
 #![allow(clippy::needless_range_loop)]
 
-
-
+use crate::common::fe::*;
 use emcontact::fe::kernel::{internal_force, KernelError, StressEval};
 use emcontact::fe::ElementKind;
-use crate::common::fe::*;
 use nalgebra::{Matrix3, Rotation3, Vector3};
 use proptest::prelude::*;
 

@@ -2,11 +2,9 @@
 
 #![allow(clippy::needless_range_loop)]
 
-
-
+use crate::common::fe::*;
 use emcontact::fe::kernel::{cell_stress, characteristic_length, mass, strain_energy, volume};
 use emcontact::fe::ElementKind;
-use crate::common::fe::*;
 use nalgebra::{DMatrix, Matrix3, Rotation3, Vector3};
 use proptest::prelude::*;
 

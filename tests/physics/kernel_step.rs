@@ -10,11 +10,9 @@
 
 #![allow(clippy::needless_range_loop)]
 
-
-
+use crate::common::fe::*;
 use emcontact::fe::kernel::{mass, StressEval};
 use emcontact::fe::ElementKind;
-use crate::common::fe::*;
 use nalgebra::{DMatrix, DVector, Vector3};
 
 struct Step {

@@ -11,11 +11,13 @@ use crate::common::run::run;
 
 #[test]
 fn augmented_lagrangian_ring_impact_needs_no_cut_back() {
-    let r = run(&Fixture::file("validation/ring_impact/velocity_update.toml")
-        .set("time.end", 1.5)
-        .set("contact.0.enforcement", "augmented-lagrangian")
-        .set("solver.max_cutbacks", 0)
-        .text());
+    let r = run(
+        &Fixture::file("validation/ring_impact/velocity_update.toml")
+            .set("time.end", 1.5)
+            .set("contact.0.enforcement", "augmented-lagrangian")
+            .set("solver.max_cutbacks", 0)
+            .text(),
+    );
     let s = &r.summary;
     let contact_steps = r.col("active").iter().filter(|&&a| a > 0.0).count();
     let (balance, depth) = (

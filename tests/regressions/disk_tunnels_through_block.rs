@@ -36,10 +36,14 @@ fn disk(plane: bool, max_cutbacks: usize) -> String {
         f.remove("body.0")
             .remove("mesh.generate.0")
             .remove("contact.0.master")
-            .set_toml("contact.0.master_plane", "{ point = [0.0, 0.0], normal = [0.0, 1.0] }")
+            .set_toml(
+                "contact.0.master_plane",
+                "{ point = [0.0, 0.0], normal = [0.0, 1.0] }",
+            )
             .text()
     } else {
-        f.merge("[[boundary]]\ngroup = \"block\"\nfix = [\"x\", \"y\"]").text()
+        f.merge("[[boundary]]\ngroup = \"block\"\nfix = [\"x\", \"y\"]")
+            .text()
     }
 }
 
@@ -90,7 +94,6 @@ fn run(plane: bool) -> (RunSummary, Vec<f64>, Vec<f64>, emcontact::output::CsvTa
     let h = read_csv(&m.output.dir.join("history.csv")).unwrap();
     (s, heights, ly, h)
 }
-
 
 #[test]
 fn the_full_step_through_the_block_is_rejected_as_tunnelling() {

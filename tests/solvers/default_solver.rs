@@ -27,7 +27,11 @@ fn solve(p: &LocalProblem, solver: &str) -> Result<f64, SolveError> {
     let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
     let info = nonsmooth::solve(p, &mut r, &mut u, solver, &Control::default())?;
     let e = natural_map_error(p, &r);
-    assert!(e <= 1e-8, "{solver} claims {:e}, the independent check finds {e:e}", info.error);
+    assert!(
+        e <= 1e-8,
+        "{solver} claims {:e}, the independent check finds {e:e}",
+        info.error
+    );
     Ok(e)
 }
 
@@ -108,7 +112,10 @@ fn auto_reports_failure_on_an_unsolvable_problem() {
         let e = nonsmooth::solve(&p, &mut r, &mut u, "auto", &control).unwrap_err();
         let (error, _) = e.last().expect("a numerical failure");
         assert!(error > 1e-8, "{e}");
-        assert!(!matches!(e, SolveError::Timeout { .. }), "{nc} contacts: {e}");
+        assert!(
+            !matches!(e, SolveError::Timeout { .. }),
+            "{nc} contacts: {e}"
+        );
         assert!(natural_map_error(&p, &r) > 1e-8);
     }
 }

@@ -6,9 +6,8 @@ use crate::common::fclib as common;
 
 use std::path::Path;
 
-
-use common::{data, FILES};
 use crate::common::python::python;
+use common::{data, FILES};
 use emcontact::nonsmooth::fclib::{
     read_guesses, read_problem, read_solution, write_guesses, write_problem, write_solution,
     FclibError, FclibProblem, FclibSolution, ProblemInfo, SparseFormat, SparseStorage,
@@ -383,7 +382,10 @@ fn bad_files_give_typed_errors() {
     // Truncated triplet arrays (nz = 5, two entries stored; written by h5py:
     // tests/data/fclib/make_fixtures.py).
     let (e, s) = err_string(&data("bad/truncated-triplet.hdf5"));
-    assert!(matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W"), "{s}");
+    assert!(
+        matches!(&e, FclibError::Invalid { path, .. } if path == "/fclib_local/W"),
+        "{s}"
+    );
 }
 
 /// A problem built in memory (2D) round-trips too, and a bad problem is refused.

@@ -125,7 +125,9 @@ fn a_bad_linear_method_names_the_key_and_line() {
     let (code, _, err) = emcontact_check(&text);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("solver.linear") && err.contains(&format!("line {line}")) && err.contains("cholesky"),
+        err.contains("solver.linear")
+            && err.contains(&format!("line {line}"))
+            && err.contains("cholesky"),
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");

@@ -51,7 +51,10 @@ fn local(p: FclibProblem) -> emcontact::nonsmooth::problem::LocalProblem {
 }
 
 const PAIRS: [(&str, &str); 4] = [
-    ("FrictionContact3D_RR_1c.dat", "FrictionContact3D_RR_1c.hdf5"),
+    (
+        "FrictionContact3D_RR_1c.dat",
+        "FrictionContact3D_RR_1c.hdf5",
+    ),
     ("Rover11035.dat", "Rover11035.hdf5"),
     ("Rover1040.dat", "Rover1040.hdf5"),
     ("OneObject-i100000-499.dat", "OneObject-i100000-499.hdf5"),
@@ -78,8 +81,15 @@ fn dense_matrices_are_column_major() {
     // W[1][0].
     let p = local(read_dat(data("Rover11035.dat")).unwrap());
     let w = |i: usize, j: usize| {
-        let (cp, ri, v) = (p.w.symbolic().col_ptr(), p.w.symbolic().row_idx(), p.w.val());
-        (cp[j]..cp[j + 1]).find(|&k| ri[k] == i).map(|k| v[k]).unwrap()
+        let (cp, ri, v) = (
+            p.w.symbolic().col_ptr(),
+            p.w.symbolic().row_idx(),
+            p.w.val(),
+        );
+        (cp[j]..cp[j + 1])
+            .find(|&k| ri[k] == i)
+            .map(|k| v[k])
+            .unwrap()
     };
     assert_eq!(w(1, 0), -1.426574206813656375825161e-04);
     assert_eq!(w(0, 1), -1.438285701497408206397943e-04);
@@ -136,9 +146,15 @@ fn global_problems_are_read_in_siconos_layout() {
     // Block 1 (rows 2–3, columns 3–5): [[0, 1, 0], [1, 0, 1]].
     let h = dense_bits(&p.h);
     let hv = |i: usize, j: usize| f64::from_bits(h[j * 4 + i]);
-    assert_eq!((hv(0, 0), hv(1, 1), hv(0, 1), hv(1, 0)), (1.0, 1.0, 0.0, 0.0));
+    assert_eq!(
+        (hv(0, 0), hv(1, 1), hv(0, 1), hv(1, 0)),
+        (1.0, 1.0, 0.0, 0.0)
+    );
     assert_eq!((hv(0, 2), hv(1, 2)), (0.0, 0.0));
-    assert_eq!((hv(2, 3), hv(3, 3), hv(2, 4), hv(3, 4), hv(3, 5)), (0.0, 1.0, 1.0, 0.0, 1.0));
+    assert_eq!(
+        (hv(2, 3), hv(3, 3), hv(2, 4), hv(3, 4), hv(3, 5)),
+        (0.0, 1.0, 1.0, 0.0, 1.0)
+    );
     assert_eq!((hv(0, 3), hv(2, 0)), (0.0, 0.0));
     assert_eq!(p.f, vec![-1.5, 0.25, -1.0, 0.5]);
     assert_eq!(p.w, vec![0.1, 0.0, 0.0, -0.2, 0.0, 0.0]);
@@ -160,7 +176,10 @@ triplet: 3-by-3, nzmax: 3 nnz: 3\n    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n-1 0 0\
             assert_eq!(d[i * 3 + i], want.to_bits());
         }
         assert_eq!(d.iter().filter(|&&b| b != 0).count(), 3);
-        assert_eq!((p.q.clone(), p.mu.clone()), (vec![-1.0, 0.0, 0.0], vec![0.5]));
+        assert_eq!(
+            (p.q.clone(), p.mu.clone()),
+            (vec![-1.0, 0.0, 0.0], vec![0.5])
+        );
     }
 }
 
@@ -170,11 +189,23 @@ fn bad_files_name_the_line() {
     // (mutation, line the error must name, words it must contain)
     let cases: Vec<(String, usize, &str)> = vec![
         (good.replacen("3\n1\n", "4\n1\n", 1), 1, "expected 2 or 3"),
-        (good.replacen("\n0\n3\n3\n", "\n7\n3\n3\n", 1), 4, "storage code 7"),
-        (good.replacen("0.1061", "0.10x61", 1), 16, "expected a number"),
+        (
+            good.replacen("\n0\n3\n3\n", "\n7\n3\n3\n", 1),
+            4,
+            "storage code 7",
+        ),
+        (
+            good.replacen("0.1061", "0.10x61", 1),
+            16,
+            "expected a number",
+        ),
         (good.replacen("0.1061", "nan", 1), 16, "finite"),
         (good.replacen("\n\n3\n3\n", "\n\n3\n4\n", 1), 8, "differs"),
-        (good.lines().take(20).collect::<Vec<_>>().join("\n"), 20, "end of file"),
+        (
+            good.lines().take(20).collect::<Vec<_>>().join("\n"),
+            20,
+            "end of file",
+        ),
     ];
     for (k, (text, line, words)) in cases.iter().enumerate() {
         let path = scratch(&format!("bad{k}.dat"));
@@ -202,8 +233,17 @@ fn bad_files_name_the_line() {
 fn convert_writes_the_same_problem_and_solve_reads_dat() {
     let dat = data("OneObject-i100000-499.dat");
     let out = scratch("one.h5");
-    let st = Command::new(exe()).args(["fc", "convert"]).arg(&dat).arg(&out).output().unwrap();
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let st = Command::new(exe())
+        .args(["fc", "convert"])
+        .arg(&dat)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let a = local(read_dat(&dat).unwrap());
     let b = local(fclib::read_problem(&out).unwrap().0);
     assert_eq!(dense_bits(&a.w), dense_bits(&b.w));
@@ -216,7 +256,12 @@ fn convert_writes_the_same_problem_and_solve_reads_dat() {
         .arg(&dat)
         .output()
         .unwrap();
-    assert_eq!(st.status.code(), Some(0), "{}", String::from_utf8_lossy(&st.stderr));
+    assert_eq!(
+        st.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let c = local(fclib::read_problem(&sol).unwrap().0);
     let s = fclib::read_solution(&sol).unwrap().unwrap();
     let r = s.r.unwrap();

@@ -33,11 +33,11 @@
 //! ([`super::saddle`]) is the one whose cost follows the contact area.
 
 use super::{EnforceError, EnforceOptions, NewtonSolves, NewtonSystem, Subproblem, SubproblemInfo};
+use crate::contact::enforce::DEFAULT_SOLVER;
 use crate::contact::geometry::MAX_NODES;
 use crate::contact::set::ContactSet;
 use crate::contact::slave::Role;
 use crate::linalg::LinearSolveError;
-use crate::contact::enforce::DEFAULT_SOLVER;
 use crate::model::Enforcement;
 use crate::nonsmooth::global::NsnFunction;
 use crate::nonsmooth::problem::{LocalProblem, ProblemError};
@@ -396,7 +396,10 @@ fn solve_reduced<const D: usize>(
     let mut u = vec![0.0; m];
     let spec = &set.pairs[cands[0].pair].spec;
     if spec.enforcement == Enforcement::Exact || solve_fully {
-        let name = spec.solver.clone().unwrap_or_else(|| DEFAULT_SOLVER.to_string());
+        let name = spec
+            .solver
+            .clone()
+            .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
         let second: Vec<bool> = cands.iter().map(|c| set.pairs[c.pair].pass == 2).collect();
         let (i, dropped) =
             solve_exact::<D>(&problem, &second, &name, r, &mut u).map_err(|source| {

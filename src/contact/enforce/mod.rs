@@ -31,7 +31,6 @@
 pub mod condensed;
 pub mod saddle;
 
-
 use super::set::ContactSet;
 use crate::linalg::{LinearSolveError, LinearSolver};
 use crate::nonsmooth::problem::ProblemError;

@@ -160,7 +160,12 @@ pub type Reach = Vec<(usize, usize, Vec<usize>)>;
 
 impl Saddle {
     /// The system for the points of `reach` on the bodies' pattern `k_pattern`.
-    pub fn new(k_pattern: &BlockPattern, reach: Reach, pairs: usize, params: SaddleParams) -> Saddle {
+    pub fn new(
+        k_pattern: &BlockPattern,
+        reach: Reach,
+        pairs: usize,
+        params: SaddleParams,
+    ) -> Saddle {
         let n_nodes = k_pattern.n_nodes();
         let mut index: Vec<Vec<usize>> = vec![Vec::new(); pairs];
         let mut points = Vec::with_capacity(reach.len());
@@ -308,9 +313,10 @@ impl Saddle {
         let n = sys.fixed.len();
         self.y.clear();
         self.y.resize(n, 0.0);
-        let exact = set.pairs.iter().any(|p| {
-            p.has_multipliers() && p.spec.enforcement == Enforcement::Exact
-        });
+        let exact = set
+            .pairs
+            .iter()
+            .any(|p| p.has_multipliers() && p.spec.enforcement == Enforcement::Exact);
         let full = exact || opts.solve_fully;
         let mut info = SubproblemInfo {
             contacts: m,
@@ -413,7 +419,15 @@ impl Saddle {
             r: &self.r,
             y: &self.y,
         };
-        evaluate::<D>(set, &self.points, &self.rho, self.prox, at, dt, Some(&mut self.jac))
+        evaluate::<D>(
+            set,
+            &self.points,
+            &self.rho,
+            self.prox,
+            at,
+            dt,
+            Some(&mut self.jac),
+        )
     }
 
     /// The augmented matrix and right-hand side at the current inner iterate.
@@ -517,7 +531,10 @@ impl Saddle {
             false if improved => self.prox,
             false => (10.0 * self.prox).min(self.params.max_proximal),
         };
-        log::trace!("contact (saddle): inner step of length {alpha}, proximal {:.0e}", self.prox);
+        log::trace!(
+            "contact (saddle): inner step of length {alpha}, proximal {:.0e}",
+            self.prox
+        );
         std::mem::swap(&mut self.y, &mut self.y_trial);
         std::mem::swap(&mut self.r, &mut self.r_trial);
     }

@@ -168,7 +168,10 @@ impl<const D: usize> Stepper<D> {
             return Err(self.cycling(c, p.it));
         }
         if p.it == self.params.max_iterations {
-            log::debug!("newton: no convergence, most flips of a point {}", p.active.most);
+            log::debug!(
+                "newton: no convergence, most flips of a point {}",
+                p.active.most
+            );
             return Err(StepError::NoConvergence {
                 iterations: p.it,
                 residual: p.cur.relative(),
@@ -224,7 +227,9 @@ impl<const D: usize> Stepper<D> {
         let (e, s) = self
             .search(&s0.x, x1, dt, (&p.cur, p.opts, backtrack))
             .map_err(|e| match e {
-                StepError::NoConvergence { residual, contact, .. } => StepError::NoConvergence {
+                StepError::NoConvergence {
+                    residual, contact, ..
+                } => StepError::NoConvergence {
                     iterations: p.it,
                     residual,
                     contact,
@@ -233,7 +238,9 @@ impl<const D: usize> Stepper<D> {
             })?;
         p.cur = e;
         p.chord.reached(e.relative());
-        p.cycling = p.cycling.or(p.active.record(&self.contacts, self.policy.max_flips));
+        p.cycling = p
+            .cycling
+            .or(p.active.record(&self.contacts, self.policy.max_flips));
         p.switched = p.active.changed != 0;
         report.residual_history.push(e.relative());
         log::trace!(

@@ -118,7 +118,11 @@ impl Auto {
         let p = &self.params;
         let n = problem.size() as f64;
         if problem.n_contacts <= p.tiny_contacts {
-            vec![(Family::Nsgs, None), (Family::Newton, None), (Family::Hybrid, None)]
+            vec![
+                (Family::Nsgs, None),
+                (Family::Newton, None),
+                (Family::Hybrid, None),
+            ]
         } else if problem.w.val().len() as f64 >= p.dense_share * n * n {
             vec![
                 (Family::Nsgs, Some(p.nsgs_probe)),
@@ -128,7 +132,11 @@ impl Auto {
                 (Family::Hybrid, None),
             ]
         } else {
-            vec![(Family::Nsgs, None), (Family::Newton, None), (Family::Hybrid, None)]
+            vec![
+                (Family::Nsgs, None),
+                (Family::Newton, None),
+                (Family::Hybrid, None),
+            ]
         }
     }
 
@@ -153,9 +161,18 @@ impl Auto {
             None => control,
         };
         match family {
-            Family::Nsgs => NsgsAc { params: p.nsgs.clone() }.solve(problem, r, u, control),
-            Family::Newton => Nsn { params: p.newton.clone() }.solve(problem, r, u, control),
-            Family::Hybrid => Hybrid { params: p.hybrid.clone() }.solve(problem, r, u, control),
+            Family::Nsgs => NsgsAc {
+                params: p.nsgs.clone(),
+            }
+            .solve(problem, r, u, control),
+            Family::Newton => Nsn {
+                params: p.newton.clone(),
+            }
+            .solve(problem, r, u, control),
+            Family::Hybrid => Hybrid {
+                params: p.hybrid.clone(),
+            }
+            .solve(problem, r, u, control),
         }
     }
 }

@@ -212,7 +212,11 @@ impl<'a> Sweeper<'a> {
     /// One Gauss–Seidel sweep on `r` (`dim · n_contacts` entries); no error
     /// evaluation, no allocation.
     pub fn sweep(&self, r: &mut [f64]) {
-        assert_eq!(r.len(), self.problem.size(), "r must have dim · n_contacts entries");
+        assert_eq!(
+            r.len(),
+            self.problem.size(),
+            "r must have dim · n_contacts entries"
+        );
         match &self.problem.blocks {
             DiagBlocks::Two(b) => sweep_blocks::<2>(self.problem, b, &self.rho, self.local_iter, r),
             DiagBlocks::Three(b) => {

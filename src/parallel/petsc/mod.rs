@@ -46,7 +46,10 @@ unsafe extern "C" fn record_error(
                 String::new()
             } else {
                 // SAFETY: PETSc passes NUL-terminated strings that live for the call.
-                unsafe { CStr::from_ptr(p) }.to_string_lossy().trim().to_string()
+                unsafe { CStr::from_ptr(p) }
+                    .to_string_lossy()
+                    .trim()
+                    .to_string()
             }
         };
         let m = format!("{} (in {})", text(message), text(func));
@@ -101,7 +104,10 @@ impl Petsc {
             std::ptr::null()
         ))?;
         // SAFETY: the handler is a plain function valid for the whole run.
-        petsc!(PetscPushErrorHandler(Some(record_error), std::ptr::null_mut()))?;
+        petsc!(PetscPushErrorHandler(
+            Some(record_error),
+            std::ptr::null_mut()
+        ))?;
         Ok(Petsc { _private: () })
     }
 
@@ -300,7 +306,13 @@ impl<'p> Matrix<'p> {
         // indices each, read (and possibly reordered) by PETSc during the call.
         petsc!(MatCreate(world(), &mut m))?;
         let n = owned_rows as i32;
-        petsc!(MatSetSizes(m, n, n, sys::PETSC_DETERMINE, sys::PETSC_DETERMINE))?;
+        petsc!(MatSetSizes(
+            m,
+            n,
+            n,
+            sys::PETSC_DETERMINE,
+            sys::PETSC_DETERMINE
+        ))?;
         let aij = CString::new("aij").expect("no NUL");
         petsc!(MatSetType(m, aij.as_ptr()))?;
         petsc!(MatSetBlockSize(m, bs as i32))?;
@@ -427,7 +439,9 @@ impl<'p> Krylov<'p> {
             String::new()
         } else {
             // SAFETY: NUL-terminated, owned by PETSc.
-            unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned()
+            unsafe { CStr::from_ptr(name) }
+                .to_string_lossy()
+                .into_owned()
         })
     }
 
