@@ -11,6 +11,7 @@ pub mod driver;
 pub mod dynamics;
 pub mod fe;
 pub mod input;
+pub mod jump;
 pub mod linalg;
 pub mod material;
 pub mod mesh;

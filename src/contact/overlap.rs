@@ -4,8 +4,8 @@
 //!
 //! A contact stage that starts with a node inside the other body enforces
 //! the gap at once: the first step pushes the node out and adds the strain
-//! energy of that push to the model (62 % of the energy in the example of
-//! issue 13). Abaqus ("adjust") and FEBio move such nodes onto the master
+//! energy of that push to the model (62 % of the energy of a disk placed
+//! into a block). Abaqus ("adjust") and FEBio move such nodes onto the master
 //! surface before the analysis, strain-free; so does `adjust` here.
 //!
 //! # What counts as inside

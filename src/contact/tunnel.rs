@@ -4,7 +4,7 @@
 //! The contact stage decides contact on the end-of-step configuration: the
 //! narrow phase looks for master faces within `2h` of each slave at
 //! `x_{n+1}` ([`super::narrow`]). A slave that moves farther than that in one
-//! step (a disk at 50 m/s with Δt = 0.2, issue 13) can end beyond the master
+//! step (a disk at 50 m/s with Δt = 0.2) can end beyond the master
 //! body, open, and the step converges as a free flight straight through it.
 //! [`ContactSet::tunnelling`] runs after Newton has converged and finds such
 //! a slave by a swept test; the stepper then rejects the step (a retryable

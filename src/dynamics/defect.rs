@@ -1,4 +1,4 @@
-//! A step whose velocity update leaves an energy defect (issue 13, item 4).
+//! A step whose velocity update leaves an energy defect.
 //!
 //! The velocity update of Love & Laursen 2003 (§3.3–3.5; [`crate::contact::update`])
 //! gives each pressed point an impulse `κ_l w j G^l` that makes the step's

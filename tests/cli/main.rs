@@ -13,6 +13,7 @@ mod input_errors;
 mod ledgers;
 mod mesh_generate;
 mod mesh_gmsh;
+mod module_graph;
 mod output_csv;
 mod output_folder;
 mod output_plot;

@@ -111,7 +111,7 @@ pub struct UpdateOutcome {
     /// zero (`Σ_A G_A = 0`, `Σ_A x_A × G_A = 0`, DESIGN §5) except for the
     /// part a support takes (a constrained node of a contact element); on a
     /// rigid master's slave it is the master's impulse.
-    pub impulse: crate::dynamics::prescribed::Jump,
+    pub impulse: crate::jump::Jump,
 }
 
 /// Applies the velocity update to `v1` (module docs).
@@ -198,8 +198,8 @@ fn momenta<const D: usize>(
     kappa: &[f64],
     fixed: &[bool],
     x1: &[f64],
-) -> crate::dynamics::prescribed::Jump {
-    let mut out = crate::dynamics::prescribed::Jump::default();
+) -> crate::jump::Jump {
+    let mut out = crate::jump::Jump::default();
     for (p, &k) in points.iter().zip(kappa) {
         for a in 0..p.n {
             let node = p.nodes[a];
