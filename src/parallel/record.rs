@@ -94,8 +94,8 @@ impl Recorder {
             balance,
             has_reaction: false,
         };
-        let start = (StepReport::default(), StepLedger::default());
-        rec.rows(0.0, 0.0, &m0, &bodies, &start.0, &start.1, None)?;
+        let (report, ledger) = (StepReport::default(), StepLedger::default());
+        rec.rows(0.0, 0.0, &m0, &bodies, &report, &ledger, None)?;
         rec.frame(st, s0)?;
         Ok(rec)
     }
