@@ -1,23 +1,28 @@
-//! The ledgers of a distributed state: energies, momenta, per-body measures
-//! and support reactions, as the serial build defines them
-//! (`dynamics::measures`, `driver::record`), each a sum over nodes or
-//! elements that every rank computes over its own (owned nodes, its
-//! elements) and that is then added in rank order ([`World::sum`]). The
-//! figures therefore differ from the serial build's and from another rank
-//! count's only by the association of the sums (round-off), and are the
-//! same bits on every repetition of a run.
+//! The ledgers of a distributed state: energies, momenta, per-body measures,
+//! support reactions and what each step owes the energy and momentum
+//! ledgers, as the serial build defines them (`dynamics::measures`,
+//! `driver::record`, `driver::ledger`), each a sum over nodes or elements
+//! that every rank computes over its own (owned nodes, its elements) and
+//! that is then added in rank order ([`World::sum`]). The figures therefore
+//! differ from the serial build's and from another rank count's only by the
+//! association of the sums (round-off), and are the same bits whenever the
+//! step's states are.
 
 use super::stepper::Distributed;
+use crate::driver::ledger::StepLedger;
 use crate::dynamics::measures::BodyMeasures;
-use crate::dynamics::{Measures, State, StepError};
+use crate::dynamics::{Measures, State, StepError, StepReport};
 use crate::linalg::LinearSolveError;
-use crate::model::Model;
+use crate::model::{Integrator, Model};
 
 /// Global sums per state: kinetic, strain, gravity, L (3), J (3), the two scales.
 const GLOBAL: usize = 11;
 /// Per body: mass, Σ m x (3), Σ m x xᵀ (xx yy zz xy xz yz), kinetic,
 /// strain, L (3), J about the origin (3).
 const PER_BODY: usize = 18;
+/// Per step: external work, total external force (3), its moment (3), the
+/// impulse sizes `Σ_A |F_A|`, `Σ_A |x_A × F_A|` (before the factor `Δt`).
+const STEP: usize = 9;
 
 /// A fixed boundary group's dofs on this rank (owned nodes only), each
 /// attributed to the first boundary that fixes it (as `reactions.csv`).
@@ -72,6 +77,10 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
         a[2] * b[0] - a[0] * b[2],
         a[0] * b[1] - a[1] * b[0],
     ]
+}
+
+fn norm(a: [f64; 3]) -> f64 {
+    (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
 }
 
 impl<const D: usize> Distributed<'_, D> {
@@ -184,6 +193,78 @@ impl<const D: usize> Distributed<'_, D> {
                 out
             })
             .collect()
+    }
+    /// What the accepted step `s0 → s1` of size `dt` owes the ledgers:
+    /// `driver::ledger::step` for the external forces a model has on several
+    /// ranks, gravity `m_A g` and the support reactions `R` of the step's
+    /// converged residual (loads, prescribed motion and contact are refused
+    /// there, `super::run`):
+    ///
+    /// ```text
+    /// ΔW = Σ_A R_A·Δx_A,   F_A = m_A g + R_A,   x_A = ½ (x_{n,A} + x_{n+1,A})
+    /// ΔL = Δt (w₀ F_n + w₁ Σ_A F_A),   ΔJ = Δt Σ_A x_A × F_A
+    /// ```
+    ///
+    /// (`w = (0, 1)` for the energy-momentum scheme, `(1 − γ, γ)` for
+    /// Newmark, `last_force` the total `F_n` of the step before), plus the
+    /// step's velocity jumps (`report.jump`, none without contact or
+    /// prescribed motion).
+    pub fn step_ledger(
+        &self,
+        s0: &State,
+        s1: &State,
+        dt: f64,
+        report: &StepReport,
+        last_force: [f64; 3],
+    ) -> StepLedger {
+        let g = self.gravity();
+        let mut part = [0.0; STEP];
+        for a in 0..self.layout.owned {
+            let (mut f, mut xm) = ([0.0; 3], [0.0; 3]);
+            for i in 0..D {
+                let k = a * D + i;
+                part[0] += self.reaction[k] * (s1.x[k] - s0.x[k]);
+                f[i] = self.local.mass[a] * g[i] + self.reaction[k];
+                xm[i] = 0.5 * (s0.x[k] + s1.x[k]);
+            }
+            let m = cross(xm, f);
+            for i in 0..3 {
+                part[1 + i] += f[i];
+                part[4 + i] += m[i];
+            }
+            part[7] += norm(f);
+            part[8] += norm(m);
+        }
+        let sum = self.world.sum(&part);
+        let (force, moment) = ([sum[1], sum[2], sum[3]], [sum[4], sum[5], sum[6]]);
+        let weight = match self.integrator() {
+            Integrator::EnergyMomentum => [0.0, 1.0],
+            Integrator::Newmark { gamma, .. } => [1.0 - gamma, gamma],
+        };
+        let jump = &report.jump;
+        StepLedger {
+            work: sum[0] + jump.work,
+            impulse: [0, 1, 2]
+                .map(|i| dt * (weight[0] * last_force[i] + weight[1] * force[i]) + jump.linear[i]),
+            angular_impulse: [0, 1, 2].map(|i| dt * moment[i] + jump.angular[i]),
+            impulse_size: dt * sum[7] + jump.linear_size,
+            angular_impulse_size: dt * sum[8] + jump.angular_size,
+            force,
+        }
+    }
+
+    /// The total external force at t = 0 for Newmark's first step,
+    /// `Σ_A m_A a_{0,A}` (`driver::ledger::initial_force`; the parallel
+    /// build's Newmark has the lumped mass).
+    pub fn initial_force(&self, s0: &State) -> [f64; 3] {
+        let mut part = [0.0; 3];
+        for a in 0..self.layout.owned {
+            for i in 0..D {
+                part[i] += self.local.mass[a] * s0.a[a * D + i];
+            }
+        }
+        let sum = self.world.sum(&part);
+        [sum[0], sum[1], sum[2]]
     }
 }
 

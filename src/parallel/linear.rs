@@ -16,10 +16,16 @@
 //!
 //! Every solve reaches `‖Ax − b‖ ≤ 1e-12 ‖b‖` (the true residual: right
 //! preconditioning), the serial build's target. A preconditioner is built
-//! from the step's own matrices only (an AMG hierarchy is dropped at the
-//! start of each step; a factorization keeps only its symbolic analysis,
-//! which depends on the pattern alone), so a restarted run solves the same
-//! systems with the same preconditioners, bit for bit.
+//! from the step's own matrices only, so that a restarted run solves the
+//! same systems with the same preconditioners: an iterative method gets a
+//! new KSP at the start of each step (GAMG carries state from earlier
+//! setups through a `PCReset`, and with it a restarted run took other
+//! iterations than the uninterrupted one); a factorization keeps only its
+//! symbolic analysis, which depends on the pattern alone. The same bits
+//! follow wherever the method repeats its own: GAMG does; MUMPS on several
+//! ranks does not (it is asynchronous, its work scheduled at run time,
+//! Amestoy et al. 2001, so two runs of a model differ in the last bits); on
+//! one rank it does.
 //!
 //! Bad options are found before the first step: the KSP is configured and
 //! set up on a small probe matrix (one identity block per rank), and an
@@ -77,6 +83,8 @@ pub struct LinearStats {
 
 /// The Newton matrix, its solver and the vectors of a solve.
 pub struct Linear<'p> {
+    petsc: &'p Petsc,
+    method: Method,
     a: Matrix<'p>,
     ksp: Krylov<'p>,
     b: GhostVec<'p>,
@@ -164,6 +172,8 @@ impl<'p> Linear<'p> {
         let ksp = Krylov::new(petsc, &a, RTOL, &method)?;
         let pc = ksp.pc_type()?;
         Ok(Linear {
+            petsc,
+            method,
             a,
             ksp,
             b: GhostVec::new(petsc, D, layout.owned, &ghosts)?,
@@ -182,7 +192,8 @@ impl<'p> Linear<'p> {
     pub fn begin_step(&mut self, x_owned: &[f64]) -> Result<(), PetscError> {
         self.fresh = true;
         if !self.factorization {
-            self.ksp.reset_preconditioner(&self.a)?;
+            // a new solver: nothing of an earlier step's left in it
+            self.ksp = Krylov::new(self.petsc, &self.a, RTOL, &self.method)?;
         }
         if self.multigrid {
             self.coords.set_owned(x_owned)?;

@@ -79,6 +79,8 @@ impl Recorder {
         } else {
             None
         };
+        let mut balance = Balance::new(model, m0, false);
+        balance.last_force = st.initial_force(s0);
         let mut rec = Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
@@ -89,10 +91,11 @@ impl Recorder {
             vtk,
             frames: 0,
             pvd_entries: Vec::new(),
-            balance: Balance::new(model, m0, false),
+            balance,
             has_reaction: false,
         };
-        rec.rows(0.0, 0.0, &m0, &bodies, &StepReport::default(), None)?;
+        let (report, ledger) = (StepReport::default(), StepLedger::default());
+        rec.rows(0.0, 0.0, &m0, &bodies, &report, &ledger, None)?;
         rec.frame(st, s0)?;
         Ok(rec)
     }
@@ -148,13 +151,14 @@ impl Recorder {
     ) -> Result<(), StepOrOutput> {
         let (m, bodies) = st.measures(s1, self.body_names.len())?;
         let reactions = st.reactions(&self.supports, s0, s1);
-        let ledger = StepLedger::default();
+        let ledger = st.step_ledger(s0, s1, dt, report, self.balance.last_force);
         self.balance.step(m, report, &ledger);
-        self.rows(s1.t, dt, &m, &bodies, report, Some(&reactions))?;
+        self.rows(s1.t, dt, &m, &bodies, report, &ledger, Some(&reactions))?;
         self.has_reaction = true;
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn rows(
         &mut self,
         t: f64,
@@ -162,20 +166,16 @@ impl Recorder {
         m: &Measures,
         bodies: &[crate::dynamics::measures::BodyMeasures],
         r: &StepReport,
+        l: &StepLedger,
         reactions: Option<&[[f64; 6]]>,
     ) -> Result<(), OutputError> {
         let b = &self.balance;
         let Some(files) = self.root.as_mut() else {
             return Ok(());
         };
-        files.history.row(&crate::driver::record::history_values(
-            t,
-            dt,
-            m,
-            b,
-            r,
-            &StepLedger::default(),
-        ))?;
+        files
+            .history
+            .row(&crate::driver::record::history_values(t, dt, m, b, r, l))?;
         for (name, bm) in self.body_names.iter().zip(bodies) {
             files.bodies.row_with_text(1, name, &bm.row(t))?;
         }

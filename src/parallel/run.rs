@@ -64,6 +64,12 @@ impl From<StepOrOutput> for RunFailure {
     }
 }
 
+/// Whether loads or prescribed motion drive `model` (the distributed
+/// stepper has gravity and fixed supports only).
+fn driven(model: &Model) -> bool {
+    !model.loads.is_empty() || model.boundaries.iter().any(|b| b.moves())
+}
+
 /// What the parallel build cannot run on several ranks yet (every rank
 /// decides alike: each holds the whole model).
 fn unsupported(model: &Model, ranks: usize) -> Option<String> {
@@ -74,8 +80,7 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
             model.contacts.len()
         ));
     }
-    let driven = !model.loads.is_empty() || model.boundaries.iter().any(|b| b.moves());
-    if driven && ranks > 1 {
+    if driven(model) && ranks > 1 {
         return Some(format!(
             "{}: loads and prescribed motion are not available yet in the parallel build; run the model on one process (mpirun -n 1, or the serial build)",
             model.source.display()
@@ -92,13 +97,13 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
 }
 
 /// Runs `model` on the ranks of `mpirun` (one rank: the same code; a model
-/// with contact on one rank: the serial driver).
+/// with contact, loads or prescribed motion on one rank: the serial driver).
 pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
     let world = World::new();
     if let Some(m) = unsupported(model, world.size) {
         return Err(RunFailure::Input(m));
     }
-    if !model.contacts.is_empty() {
+    if !model.contacts.is_empty() || driven(model) {
         return Ok(crate::driver::run(model, opts)?);
     }
     let petsc = Petsc::initialize()?;

@@ -151,6 +151,10 @@ impl<'p, const D: usize> Distributed<'p, D> {
         self.gravity
     }
 
+    pub fn integrator(&self) -> Integrator {
+        self.integrator
+    }
+
     /// Local dofs (owned and ghost nodes).
     pub fn n_local(&self) -> usize {
         self.layout.nodes.len() * D

@@ -40,24 +40,36 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
 
 /// Runs `input` on `ranks` ranks into `out`; panics unless it exits 0.
 pub fn run_ranks(ranks: usize, input: &Path, out: &Path) -> CsvTable {
-    let o = mpirun(
-        ranks,
-        &[
-            "run",
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--overwrite",
-            "-q",
-        ],
-    );
+    run_ranks_with(ranks, input, out, &["-q"]);
+    history(out)
+}
+
+/// As [`run_ranks`], with the closing summary: its standard output.
+pub fn run_ranks_summary(ranks: usize, input: &Path, out: &Path) -> (CsvTable, String) {
+    let o = run_ranks_with(ranks, input, out, &[]);
+    (
+        history(out),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+fn run_ranks_with(ranks: usize, input: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--overwrite",
+    ];
+    args.extend_from_slice(extra);
+    let o = mpirun(ranks, &args);
     assert!(
         o.status.success(),
         "{ranks} ranks: {}\n{}",
         o.status,
         String::from_utf8_lossy(&o.stderr)
     );
-    history(out)
+    o
 }
 
 /// The serial driver of the library on `input`, into `out`.
@@ -86,9 +98,13 @@ pub fn input(dir: &Path, name: &str, text: &str) -> PathBuf {
 }
 
 /// Every step of `b` equals `a`: the same times and Newton iterations, and
-/// energies and momenta within `tol` relative to their scales (the energy
-/// to `max(K + Π)`, the momenta to the largest `linear_scale` /
-/// `angular_scale` of the run).
+/// energies, momenta and the ledgers' columns within `tol` relative to
+/// their scales: the energy and the external work to `max(K + Π)`; the
+/// momenta to the largest `linear_scale` / `angular_scale` of the run; the
+/// impulses, sums of external forces that cancel where a support carries a
+/// weight, to the largest of that and the step's `impulse_size` /
+/// `angular_impulse_size` (the scale of their round-off, as in the run's
+/// own balance), and those sizes to their largest value.
 pub fn assert_same_run(a: &CsvTable, b: &CsvTable, tol: f64, what: &str) {
     assert_eq!(a.rows.len(), b.rows.len(), "{what}: steps");
     let col = |t: &CsvTable, c: &str| t.column(c).unwrap();
@@ -98,20 +114,38 @@ pub fn assert_same_run(a: &CsvTable, b: &CsvTable, tol: f64, what: &str) {
         col(b, "newton_iterations"),
         "{what}: Newton iterations"
     );
+    let largest = |c: &str| col(a, c).into_iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let energy_scale = col(a, "kinetic")
         .iter()
         .zip(col(a, "strain"))
         .map(|(k, s)| k + s)
         .fold(0.0f64, f64::max);
-    let mut checks: Vec<(&str, f64)> = ["kinetic", "strain", "gravity", "total"]
+    let mut checks: Vec<(&str, f64)> = ["kinetic", "strain", "gravity", "total", "external_work"]
         .iter()
         .map(|&c| (c, energy_scale))
         .collect();
     // the size of the motion over the run (a body starting at rest has none at t = 0)
-    let l = col(a, "linear_scale").into_iter().fold(0.0, f64::max);
-    let j = col(a, "angular_scale").into_iter().fold(0.0, f64::max);
+    let l = largest("linear_scale");
+    let j = largest("angular_scale");
     checks.extend(["lx", "ly", "lz"].iter().map(|&c| (c, l)));
     checks.extend(["jx", "jy", "jz"].iter().map(|&c| (c, j)));
+    let (i, k) = (largest("impulse_size"), largest("angular_impulse_size"));
+    checks.extend(
+        ["impulse_x", "impulse_y", "impulse_z"]
+            .iter()
+            .map(|&c| (c, l.max(i))),
+    );
+    checks.extend(
+        [
+            "angular_impulse_x",
+            "angular_impulse_y",
+            "angular_impulse_z",
+        ]
+        .iter()
+        .map(|&c| (c, j.max(k))),
+    );
+    checks.push(("impulse_size", i));
+    checks.push(("angular_impulse_size", k));
     for (c, scale) in checks {
         for (step, (x, y)) in col(a, c).iter().zip(col(b, c)).enumerate() {
             assert!(

@@ -445,17 +445,6 @@ impl<'p> Krylov<'p> {
         })
     }
 
-    /// Drops the preconditioner's state (an AMG hierarchy), so that the next
-    /// solve builds it from that solve's matrix `a` alone (the reset drops
-    /// the operators too: they are set again).
-    pub fn reset_preconditioner(&mut self, a: &Matrix) -> Result<(), PetscError> {
-        let mut pc: sys::PC = std::ptr::null_mut();
-        // SAFETY: the KSP's own PC; `a` is the matrix it was created on.
-        petsc!(KSPGetPC(self.ksp, &mut pc))?;
-        petsc!(PCReset(pc))?;
-        petsc!(KSPSetOperators(self.ksp, a.m, a.m))
-    }
-
     /// Sets up the solver and preconditioner on the current matrix (where
     /// options are checked against the method: an unknown type fails here).
     pub fn set_up(&mut self) -> Result<(), PetscError> {
