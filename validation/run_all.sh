@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup --validation
+export PATH="$PWD/.venv/bin:$PATH"   # the Python modules .ci/setup installed
 cargo build --release --quiet
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then

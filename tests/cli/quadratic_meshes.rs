@@ -326,18 +326,9 @@ fn body_mixing_orders_is_refused() {
     }
 }
 
-/// `python3` with VTK; a missing module fails the test (`bash .ci/setup`
-/// installs it).
+/// `python3` with VTK; a missing module fails the test.
 fn python_vtk() -> Command {
-    let ok = Command::new("python3").args(["-c", "import vtk"]).output();
-    match ok {
-        Ok(o) if o.status.success() => Command::new("python3"),
-        Ok(o) => panic!(
-            "this check needs python3 with the `vtk` module ({}); run `bash .ci/setup`",
-            String::from_utf8_lossy(&o.stderr).trim()
-        ),
-        Err(e) => panic!("this check needs python3 ({e}); run `bash .ci/setup`"),
-    }
+    crate::common::python::python(&["vtk"])
 }
 
 /// VTK parametric coordinates of a Gmsh reference point.

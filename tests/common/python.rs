@@ -1,7 +1,7 @@
 //! The Python cross-checks: readers and checkers written independently of the
 //! Rust code (numpy, h5py, VTK's own readers), run as separate processes. A
 //! missing module fails the test that needs it, never skips it: `bash
-//! .ci/setup` installs them.
+//! .ci/setup` installs them into `.venv/` (active in `.ci/run`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,11 +18,11 @@ pub fn python(modules: &[&str]) -> Command {
     match Command::new("python3").args(["-c", &import]).output() {
         Ok(o) if o.status.success() => Command::new("python3"),
         Ok(o) => panic!(
-            "this cross-check needs python3 with {}: {} (run `bash .ci/setup`)",
+            "this cross-check needs python3 with {}: {} (run `bash .ci/setup`, then `. .venv/bin/activate`)",
             modules.join(", "),
             String::from_utf8_lossy(&o.stderr).trim()
         ),
-        Err(e) => panic!("this cross-check needs python3: {e} (run `bash .ci/setup`)"),
+        Err(e) => panic!("this cross-check needs python3: {e} (run `bash .ci/setup`, then `. .venv/bin/activate`)"),
     }
 }
 
