@@ -1,6 +1,6 @@
 //! Shared helpers for the fe kernel tests: random distorted element configurations.
 
-use emcontact::fe::kernel::{internal_force, StressEval};
+use emcontact::fe::kernel::{internal_force, KernelError, StressEval};
 use emcontact::fe::ElementKind;
 use emcontact::material::{Material, NeoHookean, Svk};
 use nalgebra::{Matrix3, Vector3};
@@ -100,6 +100,27 @@ pub fn config(kind: ElementKind, d: usize, r: &[f64]) -> Config {
     Config { xref, x0, x1 }
 }
 
+/// Internal force and (with `k`) tangent into `f` and `k`, dispatched on the
+/// runtime dimension.
+#[allow(clippy::too_many_arguments)]
+pub fn force_into(
+    d: usize,
+    kind: ElementKind,
+    m: &Material,
+    xref: &[[f64; 3]],
+    x0: &[[f64; 3]],
+    x1: &[[f64; 3]],
+    eval: StressEval,
+    f: &mut [f64],
+    k: Option<&mut [f64]>,
+) -> Result<(), KernelError> {
+    if d == 2 {
+        internal_force::<2>(kind, m, xref, x0, x1, eval, f, k)
+    } else {
+        internal_force::<3>(kind, m, xref, x0, x1, eval, f, k)
+    }
+}
+
 /// Internal force (fresh vector) — dispatches on the runtime dimension.
 pub fn force(
     d: usize,
@@ -109,13 +130,9 @@ pub fn force(
     x1: &[[f64; 3]],
     eval: StressEval,
     k: Option<&mut [f64]>,
-) -> Result<Vec<f64>, emcontact::fe::kernel::KernelError> {
+) -> Result<Vec<f64>, KernelError> {
     let mut f = vec![0.0; kind.n_nodes() * d];
-    if d == 2 {
-        internal_force::<2>(kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
-    } else {
-        internal_force::<3>(kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
-    }
+    force_into(d, kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
     Ok(f)
 }
 

@@ -266,30 +266,9 @@ fn failures_are_reported() {
                         let n = kind.n_nodes() * d;
                         let mut f = vec![0.5; n];
                         let mut k = vec![0.25; n * n];
-                        let e = if d == 2 {
-                            internal_force::<2>(
-                                kind,
-                                &m,
-                                &xref,
-                                &xref,
-                                bad,
-                                eval,
-                                &mut f,
-                                Some(&mut k),
-                            )
-                        } else {
-                            internal_force::<3>(
-                                kind,
-                                &m,
-                                &xref,
-                                &xref,
-                                bad,
-                                eval,
-                                &mut f,
-                                Some(&mut k),
-                            )
-                        }
-                        .unwrap_err();
+                        let e =
+                            force_into(d, kind, &m, &xref, &xref, bad, eval, &mut f, Some(&mut k))
+                                .unwrap_err();
                         assert!(
                             f.iter().all(|&v| v == 0.5) && k.iter().all(|&v| v == 0.25),
                             "outputs modified on error"

@@ -2,6 +2,7 @@
 //! basis, interpolation properties, quadrature degrees, faces, orientation
 //! reversal and VTK's node order.
 
+use crate::common::geom::{cross, dot, sub};
 use emcontact::fe::{ElementKind, MAX_NODES};
 
 const QUADRATIC: [ElementKind; 7] = [
@@ -220,20 +221,6 @@ fn quadrature_degrees() {
             );
         }
     }
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Second-order faces: the corners are the first-order element's face (same

@@ -2,6 +2,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use crate::common::geom::{cross, dot, sub};
 use emcontact::fe::ElementKind;
 use proptest::prelude::*;
 
@@ -201,20 +202,6 @@ fn quadrature_points_inside() {
             );
         }
     }
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Faces on the reference element: the documented normal points outward (from the
