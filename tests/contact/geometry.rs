@@ -169,6 +169,14 @@ enum Place {
     Vertex,
 }
 
+/// The placements a face of type `t` has: interior, on an edge (not on a
+/// segment, whose edges are its vertices) and at a vertex.
+fn places(t: FaceType) -> impl Iterator<Item = Place> {
+    [Place::Interior, Place::Edge, Place::Vertex]
+        .into_iter()
+        .filter(move |&pl| !(pl == Place::Edge && t == FaceType::Segment))
+}
+
 /// A slave point whose closest point is (by construction) interior / on an edge /
 /// at a vertex; returns the point, the expected location and ξ̄ and the signed
 /// distance (positive on the outward side).
@@ -258,7 +266,7 @@ fn nodes(f: &Face, xs: V) -> Vec<V> {
 /// The four normalised identity errors of DESIGN §5 / seed 59–66 (see file docs),
 /// the α-maximum for the D identities.
 fn identity_errors(k: &Kinematics, x: &[V]) -> [f64; 4] {
-    let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
+    let xmax = max_norm(&x);
     let n = k.n_nodes;
     let nmax = (0..n).map(|i| norm(k.n_op[i])).fold(0.0, f64::max);
     let mut e = [0.0f64; 4];
@@ -333,10 +341,7 @@ proptest! {
         let mut rng = StdRng::seed_from_u64(seed);
         for t in TYPES {
             let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
+            for pl in places(t) {
                 let (xs, loc, xi, g) = place(&f, pl, &mut rng);
                 let hint = if rng.gen_bool(0.5) {
                     None
@@ -358,7 +363,7 @@ proptest! {
                     prop_assert_eq!(k.gap.signum(), g.signum());
                 }
                 let x = nodes(&f, xs);
-                let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
+                let xmax = max_norm(&x);
                 let r = sub(k.s, sc(k.normal, k.gap));
                 prop_assert!(norm(r) <= 1e-14 * xmax, "s - g nu = {:e} ({:?} {:?}, xmax {:e}, gap {:e}, hint {:?}, size {:e})", norm(r), t, pl, xmax, k.gap, hint, f.size);
                 prop_assert!((norm(k.normal) - 1.0).abs() < 1e-14);
@@ -391,7 +396,7 @@ proptest! {
                     "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
                 prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
                 let x = nodes(&f, xs);
-                let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
+                let xmax = max_norm(&x);
                 if p.location == Location::Interior {
                     for al in 0..k.n_tangents {
                         let o = dot(k.s, k.tangents[al]).abs() / norm(k.tangents[al]);
@@ -449,10 +454,7 @@ proptest! {
         let mut rng = StdRng::seed_from_u64(seed);
         for t in TYPES {
             let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
+            for pl in places(t) {
                 let (xs, _, _, _) = place(&f, pl, &mut rng);
                 let (_, k) = kin(&f, xs, None);
                 let x = nodes(&f, xs);
@@ -484,10 +486,7 @@ proptest! {
         let mut rng = StdRng::seed_from_u64(seed);
         for t in TYPES {
             let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
+            for pl in places(t) {
                 let (xs, _, _, _) = place(&f, pl, &mut rng);
                 let (_, k) = kin(&f, xs, None);
                 let w = random_w(t, k.n_nodes, &mut rng);
@@ -594,10 +593,7 @@ fn identity_error_budget() {
     for _ in 0..3000 {
         for t in TYPES {
             let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
+            for pl in places(t) {
                 let (xs, _, _, _) = place(&f, pl, &mut rng);
                 let (_, k) = kin(&f, xs, None);
                 let x = nodes(&f, xs);
