@@ -3,36 +3,8 @@
 //! of a changed model, a sliver of a last step; and counts written as
 //! integers.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn emcontact(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("emc_honest_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(dir: &Path, text: &str, extra: &[&str]) -> (Output, PathBuf) {
-    let input = dir.join("input.toml");
-    std::fs::write(&input, text).unwrap();
-    let out = dir.join("out");
-    let mut args = vec![
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    (emcontact(&args), out)
-}
+use crate::common::fixture::Fixture;
+use crate::common::run::{restart_bin, run_text, write_input};
 
 /// A ring squeezed flat between two rigid plates, without self-contact:
 /// its walls pass through each other and its inner nodes (on no contact
@@ -66,10 +38,9 @@ master_plane = { point = [0.0, 1.05], normal = [0.0, -1.0], velocity = [0.0, -1.
 
 #[test]
 fn a_ring_folding_through_itself_is_not_ok() {
-    let (o, _) = run(&scratch("fold"), FOLDING_RING, &[]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let r = run_text(FOLDING_RING, &[]);
+    let (stdout, stderr) = (r.stdout(), r.stderr());
+    assert_eq!(r.code(), Some(0), "{stderr}");
     let verdict = stdout.lines().last().unwrap();
     assert!(verdict.starts_with("verdict: NOT OK"), "{stdout}");
     // naming the body, the surface it went through, the count, the deepest node
@@ -100,45 +71,32 @@ fn a_ring_folding_through_itself_is_not_ok() {
     assert!(stderr.contains("penetration: t = "), "{stderr}");
 }
 
-/// A block above a plane whose normal points down, away from it.
-const FLIPPED: &str = r#"
-[problem]
-name = "flipped"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.05
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.1]
-max = [1.0, 0.6]
-divisions = [4, 2]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }
-velocity = [0.0, -1.0]
-[[contact]]
+/// The 2D block (`block_2d`) lifted 0.1 above a plane whose normal points
+/// down, away from it, and thrown at it.
+fn flipped() -> Fixture {
+    Fixture::load("block_2d")
+        .set("problem.name", "flipped")
+        .set("mesh.generate.0.min", vec![0.0, 0.1])
+        .set("mesh.generate.0.max", vec![1.0, 0.6])
+        .set("body.0.velocity", vec![0.0, -1.0])
+        .merge(
+            r#"[[contact]]
 slave = "b_ymin"
-master_plane = { point = [0.0, 0.0], normal = [0.0, -1.0] }
-"#;
+master_plane = { point = [0.0, 0.0], normal = [0.0, -1.0] }"#,
+        )
+}
 
 #[test]
 fn a_plane_whose_normal_points_away_is_refused_with_how_to_flip_it() {
     for adjust in [false, true] {
-        let text = if adjust {
-            FLIPPED.replace(
-                "normal = [0.0, -1.0] }",
-                "normal = [0.0, -1.0] }\ninitial_overlap = \"adjust\"",
-            )
+        let f = if adjust {
+            flipped().set("contact.0.initial_overlap", "adjust")
         } else {
-            FLIPPED.to_string()
+            flipped()
         };
-        let (o, out) = run(&scratch(&format!("flipped{adjust}")), &text, &[]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "adjust {adjust}: {stderr}");
+        let r = run_text(&f.text(), &[]);
+        let stderr = r.stderr();
+        assert_eq!(r.code(), Some(2), "adjust {adjust}: {stderr}");
         assert!(stderr.contains("input.toml"), "{stderr}");
         assert!(stderr.contains("contact[0]"), "{stderr}");
         assert!(stderr.contains("normal points away"), "{stderr}");
@@ -147,67 +105,40 @@ fn a_plane_whose_normal_points_away_is_refused_with_how_to_flip_it() {
             !stderr.contains("initial_overlap = \\\"adjust\\\" to move"),
             "{stderr}"
         );
-        assert!(!out.join("history.csv").exists(), "nothing was run");
+        assert!(!r.out().join("history.csv").exists(), "nothing was run");
     }
 }
 
-/// A block on a base, with friction: the restart tests' model.
-const RESTART: &str = r#"
-[problem]
-name = "restart"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.03
-[output]
-checkpoint_every = 1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0]
-max = [1.0, 0.5]
-divisions = [4, 2]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }
-velocity = [0.5, -0.1]
-[[contact]]
+/// The 2D block (`block_2d`) sliding on a base, with friction, a checkpoint
+/// every step: the restart tests' model.
+fn restarted() -> Fixture {
+    Fixture::load("block_2d")
+        .set("problem.name", "restart")
+        .set("time.end", 0.03)
+        .set("output.checkpoint_every", 1)
+        .set("body.0.velocity", vec![0.5, -0.1])
+        .merge(
+            r#"[[contact]]
 slave = "b_ymin"
 master_plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }
-friction = 0.3
-"#;
+friction = 0.3"#,
+        )
+}
 
 #[test]
 fn restart_refuses_a_changed_model_naming_the_key() {
-    let cases = [
-        ("friction = 0.3", "friction = 0.4", "contact[0].friction"),
-        ("young = 1000.0", "young = 1100.0", "body[0].material"),
-        ("dt = 0.01", "dt = 0.005", "time.dt"),
-        ("divisions = [4, 2]", "divisions = [4, 3]", "mesh"),
+    let cases: [(&str, toml::Value, &str); 4] = [
+        ("contact.0.friction", 0.4.into(), "contact[0].friction"),
+        ("body.0.material.young", 1100.0.into(), "body[0].material"),
+        ("time.dt", 0.005.into(), "time.dt"),
+        ("mesh.generate.0.divisions", vec![4, 3].into(), "mesh"),
     ];
-    for (from, to, key) in cases {
-        let dir = scratch(&format!("restart_{}", key.replace(['[', ']', '.'], "_")));
-        let (o, out) = run(&dir, RESTART, &["-q"]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let changed = RESTART
-            .replace(from, to)
-            .replace("end = 0.03", "end = 0.05");
-        let input = dir.join("changed.toml");
-        std::fs::write(&input, changed).unwrap();
-        let o = emcontact(&[
-            "run",
-            input.to_str().unwrap(),
-            "--restart",
-            out.to_str().unwrap(),
-            "-q",
-        ]);
+    for (path, value, key) in cases {
+        let r = run_text(&restarted().text(), &["-q"]);
+        r.assert_ok(key);
+        let changed = restarted().set(path, value).set("time.end", 0.05);
+        let input = write_input(r.dir.path(), "changed.toml", &changed.text());
+        let o = restart_bin(&input, &r.out(), &["-q"]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{key}: {stderr}");
         assert!(
@@ -216,18 +147,11 @@ fn restart_refuses_a_changed_model_naming_the_key() {
         );
     }
     // only time.end changed: it continues
-    let dir = scratch("restart_end");
-    let (o, out) = run(&dir, RESTART, &["-q"]);
-    assert_eq!(o.status.code(), Some(0));
-    let input = dir.join("longer.toml");
-    std::fs::write(&input, RESTART.replace("end = 0.03", "end = 0.05")).unwrap();
-    let o = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--restart",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+    let r = run_text(&restarted().text(), &["-q"]);
+    assert_eq!(r.code(), Some(0));
+    let longer = restarted().set("time.end", 0.05);
+    let input = write_input(r.dir.path(), "longer.toml", &longer.text());
+    let o = restart_bin(&input, &r.out(), &["-q"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -237,42 +161,25 @@ fn restart_refuses_a_changed_model_naming_the_key() {
 }
 
 /// `k · every · dt` a few 1e-21 short of `end` (here 10 · 1e-6 against
-/// 1e-5) took a last step of 1.7e-21 and wrote a second frame for it.
-const SLIVER: &str = r#"
-[problem]
-name = "sliver"
-dimension = 2
-[time]
-dt = 1e-6
-end = 1e-5
-[output]
-every = 10
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0]
-max = [1.0, 1.0]
-divisions = [2, 2]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }
-velocity = [1.0, 0.0]
-"#;
+/// 1e-5) took a last step of 1.7e-21 and wrote a second frame for it: the
+/// `plate` (a 2D unit square, 2×2) moving at unit speed, a frame every 10
+/// steps of 1e-6, to `end`.
+fn sliver(end: f64) -> Fixture {
+    Fixture::load("plate")
+        .set("problem.name", "sliver")
+        .set("time.dt", 1e-6)
+        .set("time.end", end)
+        .set("output.every", 10)
+        .set("body.0.velocity", vec![1.0, 0.0])
+}
 
 #[test]
 fn no_sliver_of_a_last_step_and_no_duplicate_frame() {
     for end in ["1e-5", "4e-5", "1.1e-4"] {
-        let text = SLIVER.replace("end = 1e-5", &format!("end = {end}"));
-        let (o, out) = run(&scratch(&format!("sliver{end}")), &text, &["-q"]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let h = emcontact::output::read_csv(&out.join("history.csv")).unwrap();
+        let r = run_text(&sliver(end.parse().unwrap()).text(), &["-q"]);
+        r.assert_ok(end);
+        let out = r.out();
+        let h = r.history();
         let dt = h.column("dt").unwrap();
         let t = h.column("t").unwrap();
         assert!(
@@ -300,8 +207,9 @@ fn no_sliver_of_a_last_step_and_no_duplicate_frame() {
 
 #[test]
 fn counts_are_written_as_integers() {
-    let (o, out) = run(&scratch("integers"), RESTART, &["-q"]);
-    assert_eq!(o.status.code(), Some(0));
+    let r = run_text(&restarted().text(), &["-q"]);
+    assert_eq!(r.code(), Some(0));
+    let out = r.out();
     for (file, cols) in [
         (
             "history.csv",

@@ -11,9 +11,9 @@
 //!   impulse_size)` (every run, Newmark's with its γ-weighted impulse);
 //! * angular momentum `|ΔJ − ΔK|` over the same of `J` (energy-momentum).
 
-use emcontact::output::{read_csv, CsvTable};
+use crate::common::run::run_text;
+use emcontact::output::CsvTable;
 use std::path::Path;
-use std::process::Command;
 
 /// The tolerance of the acceptance: 1e-10 of the scale, every step.
 const TOL: f64 = 1e-10;
@@ -25,29 +25,9 @@ fn root() -> &'static Path {
 /// Runs `text` (an input from `validation/<case>`, shortened) and returns
 /// its history.
 fn run(name: &str, text: &str) -> CsvTable {
-    let dir = std::env::temp_dir().join(format!("emc_ledgers_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("input.toml");
-    std::fs::write(&input, text).unwrap();
-    let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args([
-            "run",
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{name}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    read_csv(&out.join("history.csv")).unwrap()
+    let r = run_text(text, &["-q"]);
+    r.assert_ok(name);
+    r.history()
 }
 
 /// A validation input with `end` replaced (and no VTK frames to speak of).
@@ -183,66 +163,49 @@ fn hertz_indentation_ledgers_close_every_step() {
     assert!(h.column("active").unwrap().last().unwrap() > &0.0);
 }
 
+/// What the method of a validation input promises, by its name: Newmark
+/// (`newmark`) linear momentum, energy-momentum without the velocity
+/// update (`no_update`) both momenta, every other input all three.
+fn promise(input: &str) -> Promise {
+    match input {
+        "newmark" => Promise::Linear,
+        "no_update" => Promise::Momenta,
+        _ => Promise::All,
+    }
+}
+
+/// Each of the `inputs` (names without `.toml`, space-separated) of
+/// `validation/<case>` run to `end`, its ledgers closed as its method
+/// promises.
+fn check_case(case: &str, end: &str, inputs: &str) {
+    for input in inputs.split_whitespace() {
+        let file = format!("{input}.toml");
+        let name = format!("{case}/{file}");
+        let h = run(&name, &shortened(case, &file, end));
+        check(&name, &h, promise(input));
+    }
+}
+
 #[test]
 fn free_flight_ledgers_close_every_step() {
-    let h = run(
-        "ff_em",
-        &shortened("free_flight", "energy_momentum.toml", "5.0"),
-    );
-    check("free_flight/energy_momentum", &h, Promise::All);
-    let h = run("ff_nm", &shortened("free_flight", "newmark.toml", "5.0"));
-    check("free_flight/newmark", &h, Promise::Linear);
+    check_case("free_flight", "5.0", "energy_momentum newmark");
 }
 
 #[test]
 fn friction_blocks_ledgers_close_every_step() {
-    for (file, promise) in [
-        ("slip_mu02.toml", Promise::All),
-        ("slip_mu03.toml", Promise::All),
-        ("slip_mu04.toml", Promise::All),
-        ("stick_mu08.toml", Promise::All),
-        ("stick_mu08_regularized.toml", Promise::All),
-        ("no_update.toml", Promise::Momenta),
-        ("newmark.toml", Promise::Linear),
-    ] {
-        let h = run(
-            &format!("fb_{file}"),
-            &shortened("friction_blocks", file, "0.4"),
-        );
-        check(&format!("friction_blocks/{file}"), &h, promise);
-    }
+    let inputs =
+        "slip_mu02 slip_mu03 slip_mu04 stick_mu08 stick_mu08_regularized no_update newmark";
+    check_case("friction_blocks", "0.4", inputs);
 }
 
 #[test]
 fn golf_ball_ledgers_close_every_step() {
-    for (file, promise) in [
-        ("mu05.toml", Promise::All),
-        ("frictionless.toml", Promise::All),
-        ("rigid_plane.toml", Promise::All),
-        ("no_update.toml", Promise::Momenta),
-        ("newmark.toml", Promise::Linear),
-    ] {
-        let h = run(
-            &format!("golf_{file}"),
-            &shortened("golf_ball", file, "0.05"),
-        );
-        check(&format!("golf_ball/{file}"), &h, promise);
-    }
+    let inputs = "mu05 frictionless rigid_plane no_update newmark";
+    check_case("golf_ball", "0.05", inputs);
 }
 
 #[test]
 fn ring_impact_ledgers_close_every_step() {
-    for (file, promise) in [
-        ("velocity_update.toml", Promise::All),
-        ("frictionless.toml", Promise::All),
-        ("lumped_mass.toml", Promise::All),
-        ("no_update.toml", Promise::Momenta),
-        ("newmark.toml", Promise::Linear),
-    ] {
-        let h = run(
-            &format!("ring_{file}"),
-            &shortened("ring_impact", file, "0.8"),
-        );
-        check(&format!("ring_impact/{file}"), &h, promise);
-    }
+    let inputs = "velocity_update frictionless lumped_mass no_update newmark";
+    check_case("ring_impact", "0.8", inputs);
 }

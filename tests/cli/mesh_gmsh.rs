@@ -266,7 +266,13 @@ $Elements
 $EndElements
 ";
 
-const MSH41_SPARSE: &str = "$MeshFormat
+/// The same square in MSH 4.1, its nodes (0,0), (1,0), (1,1), (0,1) tagged
+/// `t` and written in that order.
+fn msh41_square(t: [u32; 4]) -> String {
+    let (min, max) = (t.iter().min().unwrap(), t.iter().max().unwrap());
+    let [a, b, c, d] = t;
+    format!(
+        "$MeshFormat
 4.1 0 8
 $EndMeshFormat
 $PhysicalNames
@@ -280,12 +286,12 @@ $Entities
 1 0 0 0 1 1 0 1 7 0
 $EndEntities
 $Nodes
-1 4 10 47
+1 4 {min} {max}
 2 1 0 4
-10
-20
-35
-47
+{a}
+{b}
+{c}
+{d}
 0 0 0
 1 0 0
 1 1 0
@@ -294,53 +300,27 @@ $EndNodes
 $Elements
 3 4 1 11
 1 1 1 1
-2 10 20
+2 {a} {b}
 1 2 1 1
-3 20 35
+3 {b} {c}
 2 1 2 2
-5 10 20 35
-9 10 35 47
+5 {a} {b} {c}
+9 {a} {c} {d}
 $EndElements
-";
+"
+    )
+}
+
+/// The square with sparse node tags 10, 20, 35, 47.
+fn msh41_sparse() -> String {
+    msh41_square([10, 20, 35, 47])
+}
 
 /// The same square with contiguous node tags 1..=4 written out of order
 /// (mshio drops contiguous tags; the reader must not assume file order).
-const MSH41_PERMUTED: &str = "$MeshFormat
-4.1 0 8
-$EndMeshFormat
-$PhysicalNames
-1
-2 7 \"body\"
-$EndPhysicalNames
-$Entities
-0 2 1 0
-1 0 0 0 1 0 0 1 3 0
-2 1 0 0 1 1 0 0 0
-1 0 0 0 1 1 0 1 7 0
-$EndEntities
-$Nodes
-1 4 1 4
-2 1 0 4
-2
-1
-3
-4
-0 0 0
-1 0 0
-1 1 0
-0 1 0
-$EndNodes
-$Elements
-3 4 1 11
-1 1 1 1
-2 2 1
-1 2 1 1
-3 1 3
-2 1 2 2
-5 2 1 3
-9 2 3 4
-$EndElements
-";
+fn msh41_permuted() -> String {
+    msh41_square([2, 1, 3, 4])
+}
 
 fn check_sparse(mesh: &Mesh) {
     assert_eq!(mesh.nodes.len(), 4);
@@ -362,8 +342,8 @@ fn check_sparse(mesh: &Mesh) {
 #[test]
 fn sparse_tags_names_and_ignored_elements() {
     check_sparse(&parse(MSH22_SPARSE, 2).unwrap());
-    check_sparse(&parse(MSH41_SPARSE, 2).unwrap());
-    check_sparse(&parse(MSH41_PERMUTED, 2).unwrap());
+    check_sparse(&parse(&msh41_sparse(), 2).unwrap());
+    check_sparse(&parse(&msh41_permuted(), 2).unwrap());
     // The 3D reading of the same file keeps z and the groups.
     assert_eq!(parse(MSH22_SPARSE, 3).unwrap().groups.len(), 2);
 }
@@ -519,22 +499,22 @@ fn errors_name_the_problem_and_the_line() {
     expect_err(&MSH22_SPARSE[..MSH22_SPARSE.len() - 30], 2, &["truncated"]);
     expect_err("", 2, &["$MeshFormat"]);
     expect_err(
-        &MSH41_PERMUTED.replace("2\n1\n3\n4\n", "2\n1\n3\n3\n"),
+        &msh41_permuted().replace("2\n1\n3\n4\n", "2\n1\n3\n3\n"),
         2,
         &["node tag 3 appears twice"],
     );
     expect_err(
-        &MSH41_SPARSE.replace("$EndNodes", "$EndNodez"),
+        &msh41_sparse().replace("$EndNodes", "$EndNodez"),
         2,
         &["line"],
     );
     expect_err(
-        &MSH41_SPARSE.replace("9 10 35 47", "9 10 35 48"),
+        &msh41_sparse().replace("9 10 35 47", "9 10 35 48"),
         2,
         &["unknown node 48"],
     );
     // a 9-node triangle (Gmsh type 20): second order, but not a kind we have
-    let tri9 = MSH41_SPARSE.replace(
+    let tri9 = msh41_sparse().replace(
         "2 1 2 2\n5 10 20 35\n9 10 35 47",
         "2 1 20 1\n5 10 20 35 10 20 35 47 47 47",
     );
@@ -570,8 +550,8 @@ fn mangled_files_never_panic() {
         .map(|f| (f.clone(), std::fs::read(meshes_dir().join(&f)).unwrap()))
         .collect();
     files.push(("sparse22".into(), MSH22_SPARSE.as_bytes().to_vec()));
-    files.push(("sparse41".into(), MSH41_SPARSE.as_bytes().to_vec()));
-    files.push(("permuted41".into(), MSH41_PERMUTED.as_bytes().to_vec()));
+    files.push(("sparse41".into(), msh41_sparse().into_bytes()));
+    files.push(("permuted41".into(), msh41_permuted().into_bytes()));
     files.push(("be22".into(), msh22_binary(true)));
     for (name, bytes) in &files {
         let step = (bytes.len() / 150).max(1);

@@ -5,6 +5,8 @@
 //! reader interpolates our quadratic cells as we do (curved), and the nodal
 //! stress point data are the averages they claim to be.
 
+use crate::common::fixture::{on_mesh_file, Fixture};
+use crate::common::run::{emcontact, printed, run_text};
 use emcontact::fe::{ElementKind, MAX_NODES};
 use emcontact::mesh::{self, Mesh};
 use emcontact::output::{write_vtu, Frame};
@@ -89,15 +91,10 @@ fn formats_agree_with_gmsh() {
     }
 }
 
-fn emcontact(args: &[&str]) -> (Option<i32>, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
-    )
+/// A 2D SVK body on the group `ring` of the mesh file `mesh_file`, one
+/// step of Δt = 0.01 to 0.02, with `extra` appended (its body keys first).
+fn ring_model(mesh_file: &str, extra: &str) -> String {
+    on_mesh_file(2, mesh_file, "ring", "svk", extra)
 }
 
 /// `check` on a model of the ring mesh `mesh_text` (written as
@@ -107,27 +104,9 @@ fn check_ring(mesh_text: &str, extra: &str) -> (Option<i32>, String, PathBuf, te
     let mesh = dir.path().join("ring.msh");
     std::fs::write(&mesh, mesh_text).unwrap();
     let input = dir.path().join("ring.toml");
-    std::fs::write(
-        &input,
-        format!(
-            r#"[problem]
-name = "ring"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.02
-[mesh]
-file = "ring.msh"
-[[body]]
-name = "ring"
-group = "ring"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-{extra}"#
-        ),
-    )
-    .unwrap();
-    let (code, out) = emcontact(&["check", input.to_str().unwrap()]);
-    (code, out, mesh, dir)
+    std::fs::write(&input, ring_model("ring.msh", extra)).unwrap();
+    let o = emcontact(&["check", input.to_str().unwrap()]);
+    (o.status.code(), printed(&o), mesh, dir)
 }
 
 /// The lines of the `$Elements` section of an MSH 2.2 ASCII file: (index
@@ -450,42 +429,19 @@ fn vtk_reads_our_quadratic_cells_curved() {
 #[test]
 fn nodal_stress_point_data_are_averages() {
     let mut py = python_vtk();
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("spin.toml");
-    std::fs::write(
-        &input,
-        r#"[problem]
-name = "spin"
-dimension = 3
-[time]
-dt = 0.05
-end = 0.1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0, 0.0]
-max = [1.0, 0.6, 0.4]
-divisions = [3, 2, 2]
-element = "tet4"
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }
-angular_velocity = [0.0, 0.0, 20.0]
-[output]
-every = 2
-"#,
-    )
-    .unwrap();
-    let (code, out) = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    let vtu = std::fs::read_dir(dir.path().join("out"))
+    // the 3D block as tet4, spinning
+    let spin = Fixture::load("block_3d")
+        .set("problem.name", "spin")
+        .set("time.dt", 0.05)
+        .set("time.end", 0.1)
+        .set("output.every", 2)
+        .set("mesh.generate.0.max", vec![1.0, 0.6, 0.4])
+        .set("mesh.generate.0.divisions", vec![3, 2, 2])
+        .set("mesh.generate.0.element", "tet4")
+        .set("body.0.angular_velocity", vec![0.0, 0.0, 20.0]);
+    let r = run_text(&spin.text(), &[]);
+    assert_eq!(r.code(), Some(0), "{}", printed(&r.output));
+    let vtu = std::fs::read_dir(r.out())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "vtu"))
@@ -526,37 +482,13 @@ sys.exit(0 if err < 1e-10 and vm_err < 1e-12 else 1)
 /// flight, `stress` and `von_mises` point data finite at every node.
 #[test]
 fn quadratic_run_writes_stress_point_data() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("ring.toml");
-    std::fs::write(
-        &input,
-        format!(
-            r#"[problem]
-name = "ring"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.02
-[mesh]
-file = "{}"
-[[body]]
-name = "ring"
-group = "ring"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-angular_velocity = 5.0
-"#,
-            repo("meshes/ring_quad9.msh41b.msh").display()
-        ),
-    )
-    .unwrap();
-    let out_dir = dir.path().join("out");
-    let (code, out) = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
+    let mesh = repo("meshes/ring_quad9.msh41b.msh");
+    let r = run_text(
+        &ring_model(&mesh.display().to_string(), "angular_velocity = 5.0\n"),
+        &[],
+    );
+    assert_eq!(r.code(), Some(0), "{}", printed(&r.output));
+    let out_dir = r.out();
     let last = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().path())

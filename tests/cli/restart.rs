@@ -7,7 +7,7 @@
 //! the friction blocks (μ = 0.2).
 
 use crate::common::fixture::Fixture;
-use crate::common::run::{bin, run_bin, write_input};
+use crate::common::run::{bin, restart_bin, run_bin, write_input};
 use emcontact::driver::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -96,13 +96,7 @@ fn results(dir: &Path, name: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 fn restart(input: &Path, out: &Path) {
-    let o = bin()
-        .args(["run", "-q"])
-        .arg(input)
-        .arg("--restart")
-        .arg(out)
-        .output()
-        .unwrap();
+    let o = restart_bin(input, out, &["-q"]);
     assert!(
         o.status.success(),
         "restart failed: {}",
@@ -201,13 +195,7 @@ fn friction_blocks_restart_bit_for_bit() {
 fn a_restart_without_checkpoint_or_of_another_model_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let input = write_input(dir.path(), "ring.toml", &ring());
-    let o = bin()
-        .arg("run")
-        .arg(&input)
-        .arg("--restart")
-        .arg(dir.path().join("nowhere"))
-        .output()
-        .unwrap();
+    let o = restart_bin(&input, &dir.path().join("nowhere"), &[]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(
@@ -223,25 +211,13 @@ fn a_restart_without_checkpoint_or_of_another_model_is_refused() {
     let out = dir.path().join("b");
     let o = run_bin(&blocks, &out, &["-q"]);
     assert!(o.status.success());
-    let o = bin()
-        .arg("run")
-        .arg(&input)
-        .arg("--restart")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = restart_bin(&input, &out, &[]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(e.contains("another model"), "{e}");
     // a damaged checkpoint
     std::fs::write(out.join("checkpoint.bin"), b"EMCCHK\0\x01garbage").unwrap();
-    let o = bin()
-        .arg("run")
-        .arg(&blocks)
-        .arg("--restart")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = restart_bin(&blocks, &out, &[]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(e.contains("corrupt checkpoint"), "{e}");

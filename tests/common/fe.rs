@@ -1,7 +1,7 @@
 //! Shared helpers for the fe kernel tests: random distorted element configurations.
 
-use emcontact::fe::kernel::{internal_force, StressEval};
-use emcontact::fe::ElementKind;
+use emcontact::fe::kernel::{internal_force, KernelError, StressEval};
+use emcontact::fe::{ElementKind, QuadPoint, MAX_NODES};
 use emcontact::material::{Material, NeoHookean, Svk};
 use nalgebra::{Matrix3, Vector3};
 
@@ -30,6 +30,12 @@ pub fn kinds(d: usize) -> [ElementKind; 2] {
     } else {
         [ElementKind::Tet4, ElementKind::Hex8]
     }
+}
+
+/// 90 fixed numbers in [−1, 1] for `config`: `(i·a mod p) / half − 1`,
+/// i = 0…89.
+pub fn fixed_numbers(a: usize, p: usize, half: f64) -> Vec<f64> {
+    (0..90).map(|i| ((i * a % p) as f64 / half) - 1.0).collect()
 }
 
 /// Reads numbers in [-1, 1] one after another.
@@ -100,6 +106,27 @@ pub fn config(kind: ElementKind, d: usize, r: &[f64]) -> Config {
     Config { xref, x0, x1 }
 }
 
+/// Internal force and (with `k`) tangent into `f` and `k`, dispatched on the
+/// runtime dimension.
+#[allow(clippy::too_many_arguments)]
+pub fn force_into(
+    d: usize,
+    kind: ElementKind,
+    m: &Material,
+    xref: &[[f64; 3]],
+    x0: &[[f64; 3]],
+    x1: &[[f64; 3]],
+    eval: StressEval,
+    f: &mut [f64],
+    k: Option<&mut [f64]>,
+) -> Result<(), KernelError> {
+    if d == 2 {
+        internal_force::<2>(kind, m, xref, x0, x1, eval, f, k)
+    } else {
+        internal_force::<3>(kind, m, xref, x0, x1, eval, f, k)
+    }
+}
+
 /// Internal force (fresh vector) — dispatches on the runtime dimension.
 pub fn force(
     d: usize,
@@ -109,13 +136,9 @@ pub fn force(
     x1: &[[f64; 3]],
     eval: StressEval,
     k: Option<&mut [f64]>,
-) -> Result<Vec<f64>, emcontact::fe::kernel::KernelError> {
+) -> Result<Vec<f64>, KernelError> {
     let mut f = vec![0.0; kind.n_nodes() * d];
-    if d == 2 {
-        internal_force::<2>(kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
-    } else {
-        internal_force::<3>(kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
-    }
+    force_into(d, kind, m, &c.xref, &c.x0, x1, eval, &mut f, k)?;
     Ok(f)
 }
 
@@ -124,5 +147,28 @@ pub fn energy(d: usize, kind: ElementKind, m: &Material, xref: &[[f64; 3]], x: &
         emcontact::fe::kernel::strain_energy::<2>(kind, m, xref, x).unwrap()
     } else {
         emcontact::fe::kernel::strain_energy::<3>(kind, m, xref, x).unwrap()
+    }
+}
+
+/// Shape values and reference gradients of `kind` at `xi`.
+pub fn shape_at(kind: ElementKind, xi: [f64; 3]) -> ([f64; MAX_NODES], [[f64; 3]; MAX_NODES]) {
+    let mut n = [0.0; MAX_NODES];
+    let mut dn = [[0.0; 3]; MAX_NODES];
+    kind.shape(&xi, &mut n, &mut dn);
+    (n, dn)
+}
+
+/// Every point of `rule`, a quadrature rule of `kind`, has a positive
+/// weight and lies strictly inside the element: the shape values of its
+/// first-order kind are all positive there.
+pub fn assert_rule_inside(kind: ElementKind, rule: &[QuadPoint]) {
+    for q in rule {
+        assert!(q.weight > 0.0, "{kind:?}: weight {}", q.weight);
+        let (n, _) = shape_at(kind.linear(), q.xi);
+        assert!(
+            n[..kind.n_corners()].iter().all(|&v| v > 0.0),
+            "{kind:?}: {:?} outside",
+            q.xi
+        );
     }
 }

@@ -13,6 +13,29 @@ pub fn source(name: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// One body of `material` (E = 1000, ν = 0.3, ρ = 1), named `body` and
+/// meshed by the group `body` of the mesh file `file`, Δt = 0.01 to 0.02,
+/// with `extra` appended (the body's own keys first). Raw text, a key a
+/// line from `[problem]` on line 1 to `material` on line 12, for tests that
+/// name its lines.
+pub fn on_mesh_file(dim: usize, file: &str, body: &str, material: &str, extra: &str) -> String {
+    format!(
+        r#"[problem]
+name = "{body}"
+dimension = {dim}
+[time]
+dt = 0.01
+end = 0.02
+[mesh]
+file = "{file}"
+[[body]]
+name = "{body}"
+group = "{body}"
+material = {{ model = "{material}", young = 1000.0, poisson = 0.3, density = 1.0 }}
+{extra}"#
+    )
+}
+
 #[derive(Clone, Debug)]
 pub struct Fixture(Table);
 

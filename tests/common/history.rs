@@ -2,6 +2,7 @@
 //! promises for the tolerances in use (each bound a decade or two above what
 //! the runs of the tests achieve, never below what the theory allows).
 
+use emcontact::driver::RunSummary;
 use emcontact::output::CsvTable;
 
 /// Energy balance of one step, `|ΔE + ΔD − Δdefect| / E₀` (`D` the frictional
@@ -69,4 +70,25 @@ pub fn assert_no_defect(h: &CsvTable) {
 pub fn assert_exact_penetration(h: &CsvTable) {
     let p = max(h, "max_penetration_h");
     assert!(p <= PENETRATION_H, "penetration {p:e} h");
+}
+
+/// Linear momentum drift within `MOMENTUM` (free bodies, any integrator:
+/// the internal and contact forces sum to zero).
+pub fn assert_linear_momentum(label: &str, s: &RunSummary) {
+    assert!(
+        s.max_linear_drift <= MOMENTUM,
+        "{label}: L drift {:e}",
+        s.max_linear_drift
+    );
+}
+
+/// Linear and angular momentum drift within `MOMENTUM` (free bodies, the
+/// energy-momentum scheme).
+pub fn assert_momenta(label: &str, s: &RunSummary) {
+    assert_linear_momentum(label, s);
+    assert!(
+        s.max_angular_drift <= MOMENTUM,
+        "{label}: J drift {:e}",
+        s.max_angular_drift
+    );
 }

@@ -190,3 +190,64 @@ pub fn run_bin(input: &Path, out: &Path, extra: &[&str]) -> Output {
         .output()
         .expect("run emcontact")
 }
+
+/// `emcontact run INPUT --restart OUT EXTRA…` to its end.
+pub fn restart_bin(input: &Path, out: &Path, extra: &[&str]) -> Output {
+    bin()
+        .arg("run")
+        .arg(input)
+        .arg("--restart")
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run emcontact")
+}
+
+/// A run of the binary on a text written as `input.toml` in its own
+/// temporary folder, its output in `out` there (removed when dropped).
+pub struct BinRun {
+    pub output: Output,
+    pub dir: tempfile::TempDir,
+}
+
+impl BinRun {
+    pub fn input(&self) -> PathBuf {
+        self.dir.path().join("input.toml")
+    }
+
+    pub fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    pub fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        stderr(&self.output)
+    }
+
+    /// Exit 0, or the test fails showing `label` and what the run printed on
+    /// stderr.
+    pub fn assert_ok(&self, label: &str) -> &Self {
+        assert_eq!(self.code(), Some(0), "{label}: {}", self.stderr());
+        self
+    }
+
+    /// The run's `history.csv`.
+    pub fn history(&self) -> CsvTable {
+        read_csv(&self.out().join("history.csv")).unwrap()
+    }
+}
+
+/// `emcontact run input.toml --out out EXTRA…` on `text`, to its end.
+pub fn run_text(text: &str, extra: &[&str]) -> BinRun {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(dir.path(), "input.toml", text);
+    let output = run_bin(&input, &dir.path().join("out"), extra);
+    BinRun { output, dir }
+}

@@ -169,6 +169,14 @@ enum Place {
     Vertex,
 }
 
+/// The placements a face of type `t` has: interior, on an edge (not on a
+/// segment, whose edges are its vertices) and at a vertex.
+fn places(t: FaceType) -> impl Iterator<Item = Place> {
+    [Place::Interior, Place::Edge, Place::Vertex]
+        .into_iter()
+        .filter(move |&pl| !(pl == Place::Edge && t == FaceType::Segment))
+}
+
 /// A slave point whose closest point is (by construction) interior / on an edge /
 /// at a vertex; returns the point, the expected location and ξ̄ and the signed
 /// distance (positive on the outward side).
@@ -258,7 +266,7 @@ fn nodes(f: &Face, xs: V) -> Vec<V> {
 /// The four normalised identity errors of DESIGN §5 / seed 59–66 (see file docs),
 /// the α-maximum for the D identities.
 fn identity_errors(k: &Kinematics, x: &[V]) -> [f64; 4] {
-    let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
+    let xmax = max_norm(&x);
     let n = k.n_nodes;
     let nmax = (0..n).map(|i| norm(k.n_op[i])).fold(0.0, f64::max);
     let mut e = [0.0f64; 4];
@@ -317,6 +325,30 @@ fn sampled_min_distance(f: &Face, xs: V) -> f64 {
     best
 }
 
+/// For every face type `t` a random face, and on it a slave at each of its
+/// placements (`place`: the point, the expected location and ξ̄, the
+/// signed distance); `check` gets them with the random source, which it may
+/// draw from further.
+fn each_placement<E>(
+    rng: &mut StdRng,
+    mut check: impl FnMut(
+        &mut StdRng,
+        FaceType,
+        &Face,
+        Place,
+        (V, Location, [f64; 2], f64),
+    ) -> Result<(), E>,
+) -> Result<(), E> {
+    for t in TYPES {
+        let f = make_face(t, rng);
+        for pl in places(t) {
+            let placed = place(&f, pl, rng);
+            check(rng, t, &f, pl, placed)?;
+        }
+    }
+    Ok(())
+}
+
 fn kin(f: &Face, xs: V, hint: Option<V>) -> (Projection, Kinematics) {
     let p = project(f.kind, &f.x, xs);
     let k = Kinematics::new(f.kind, &f.x, xs, &p, hint).expect("kinematics");
@@ -331,43 +363,37 @@ proptest! {
     #[test]
     fn placements_identities_and_gap_sign(seed in any::<u64>()) {
         let mut rng = StdRng::seed_from_u64(seed);
-        for t in TYPES {
-            let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
-                let (xs, loc, xi, g) = place(&f, pl, &mut rng);
-                let hint = if rng.gen_bool(0.5) {
-                    None
-                } else {
-                    // a perturbed neighbour-averaged normal
-                    let n = face_normal(f.kind, &f.x, xi).unwrap();
-                    Some(add(n, [rng.gen_range(-0.05..0.05), rng.gen_range(-0.05..0.05),
-                        if t == FaceType::Segment { 0.0 } else { rng.gen_range(-0.05..0.05) }]))
-                };
-                let (p, k) = kin(&f, xs, hint);
-                if g != 0.0 || pl == Place::Interior {
-                    // (a slave exactly on an edge may equally be called interior)
-                    prop_assert_eq!(p.location, loc, "{:?} {:?}", t, pl);
-                }
-                prop_assert!((p.xi[0] - xi[0]).abs() < 1e-9 && (p.xi[1] - xi[1]).abs() < 1e-9,
-                    "{:?} {:?}: xi {:?} want {:?}", t, pl, p.xi, xi);
-                prop_assert!((k.gap - g).abs() <= 1e-10 * f.size, "{:?} {:?}: gap {} want {}", t, pl, k.gap, g);
-                if g != 0.0 {
-                    prop_assert_eq!(k.gap.signum(), g.signum());
-                }
-                let x = nodes(&f, xs);
-                let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
-                let r = sub(k.s, sc(k.normal, k.gap));
-                prop_assert!(norm(r) <= 1e-14 * xmax, "s - g nu = {:e} ({:?} {:?}, xmax {:e}, gap {:e}, hint {:?}, size {:e})", norm(r), t, pl, xmax, k.gap, hint, f.size);
-                prop_assert!((norm(k.normal) - 1.0).abs() < 1e-14);
-                let e = identity_errors(&k, &x);
-                for (i, ei) in e.iter().enumerate() {
-                    prop_assert!(*ei <= 1e-12, "{:?} {:?}: identity {} error {:e}", t, pl, i, ei);
-                }
+        each_placement(&mut rng, |rng, t, f, pl, (xs, loc, xi, g)| {
+            let hint = if rng.gen_bool(0.5) {
+                None
+            } else {
+                // a perturbed neighbour-averaged normal
+                let n = face_normal(f.kind, &f.x, xi).unwrap();
+                Some(add(n, [rng.gen_range(-0.05..0.05), rng.gen_range(-0.05..0.05),
+                    if t == FaceType::Segment { 0.0 } else { rng.gen_range(-0.05..0.05) }]))
+            };
+            let (p, k) = kin(f, xs, hint);
+            if g != 0.0 || pl == Place::Interior {
+                // (a slave exactly on an edge may equally be called interior)
+                prop_assert_eq!(p.location, loc, "{:?} {:?}", t, pl);
             }
-        }
+            prop_assert!((p.xi[0] - xi[0]).abs() < 1e-9 && (p.xi[1] - xi[1]).abs() < 1e-9,
+                "{:?} {:?}: xi {:?} want {:?}", t, pl, p.xi, xi);
+            prop_assert!((k.gap - g).abs() <= 1e-10 * f.size, "{:?} {:?}: gap {} want {}", t, pl, k.gap, g);
+            if g != 0.0 {
+                prop_assert_eq!(k.gap.signum(), g.signum());
+            }
+            let x = nodes(f, xs);
+            let xmax = max_norm(&x);
+            let r = sub(k.s, sc(k.normal, k.gap));
+            prop_assert!(norm(r) <= 1e-14 * xmax, "s - g nu = {:e} ({:?} {:?}, xmax {:e}, gap {:e}, hint {:?}, size {:e})", norm(r), t, pl, xmax, k.gap, hint, f.size);
+            prop_assert!((norm(k.normal) - 1.0).abs() < 1e-14);
+            let e = identity_errors(&k, &x);
+            for (i, ei) in e.iter().enumerate() {
+                prop_assert!(*ei <= 1e-12, "{:?} {:?}: identity {} error {:e}", t, pl, i, ei);
+            }
+            Ok(())
+        })?;
     }
 
     /// Random slave points near and far (up to 100 face sizes), on every face type
@@ -391,7 +417,7 @@ proptest! {
                     "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
                 prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
                 let x = nodes(&f, xs);
-                let xmax = x.iter().map(|v| norm(*v)).fold(0.0, f64::max);
+                let xmax = max_norm(&x);
                 if p.location == Location::Interior {
                     for al in 0..k.n_tangents {
                         let o = dot(k.s, k.tangents[al]).abs() / norm(k.tangents[al]);
@@ -447,32 +473,26 @@ proptest! {
     #[test]
     fn rigid_rates_vanish(seed in any::<u64>()) {
         let mut rng = StdRng::seed_from_u64(seed);
-        for t in TYPES {
-            let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
-                let (xs, _, _, _) = place(&f, pl, &mut rng);
-                let (_, k) = kin(&f, xs, None);
-                let x = nodes(&f, xs);
-                let (ns, ds) = op_scales(&k);
-                let c = random_w(t, 1, &mut rng)[0];
-                let om = if t == FaceType::Segment {
-                    [0.0, 0.0, rng.gen_range(-1.0..1.0)]
-                } else {
-                    random_w(t, 1, &mut rng)[0]
-                };
-                for w in [vec![c; x.len()], x.iter().map(|xa| cross(om, *xa)).collect::<Vec<_>>()] {
-                    let wm = max_norm(&w);
-                    let vn = k.normal_rate(&w);
-                    let vt = k.tangential_rates(&w);
-                    prop_assert!(vn.abs() <= 1e-12 * ns * wm, "{:?} {:?}: v_N {:e}", t, pl, vn);
-                    prop_assert!(vt[0].abs().max(vt[1].abs()) <= 1e-12 * ds * wm,
-                        "{:?} {:?}: v_T {:?}", t, pl, vt);
-                }
+        each_placement(&mut rng, |rng, t, f, pl, (xs, _, _, _)| {
+            let (_, k) = kin(f, xs, None);
+            let x = nodes(f, xs);
+            let (ns, ds) = op_scales(&k);
+            let c = random_w(t, 1, rng)[0];
+            let om = if t == FaceType::Segment {
+                [0.0, 0.0, rng.gen_range(-1.0..1.0)]
+            } else {
+                random_w(t, 1, rng)[0]
+            };
+            for w in [vec![c; x.len()], x.iter().map(|xa| cross(om, *xa)).collect::<Vec<_>>()] {
+                let wm = max_norm(&w);
+                let vn = k.normal_rate(&w);
+                let vt = k.tangential_rates(&w);
+                prop_assert!(vn.abs() <= 1e-12 * ns * wm, "{:?} {:?}: v_N {:e}", t, pl, vn);
+                prop_assert!(vt[0].abs().max(vt[1].abs()) <= 1e-12 * ds * wm,
+                    "{:?} {:?}: v_T {:?}", t, pl, vt);
             }
-        }
+            Ok(())
+        })?;
     }
 
     /// Frame indifference (the objectivity of seed §2.2/§3.2): superposing a
@@ -482,42 +502,36 @@ proptest! {
     #[test]
     fn rates_are_objective(seed in any::<u64>()) {
         let mut rng = StdRng::seed_from_u64(seed);
-        for t in TYPES {
-            let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
-                let (xs, _, _, _) = place(&f, pl, &mut rng);
-                let (_, k) = kin(&f, xs, None);
-                let w = random_w(t, k.n_nodes, &mut rng);
-                let (vn, vt) = (k.normal_rate(&w), k.tangential_rates(&w));
-                let (q, om) = if t == FaceType::Segment {
-                    (rot2d(&mut rng), [0.0, 0.0, rng.gen_range(-2.0..2.0)])
-                } else {
-                    (rotation(&mut rng), random_w(t, 1, &mut rng)[0])
-                };
-                let c = random_w(t, 1, &mut rng)[0];
-                let b = random_w(t, 1, &mut rng)[0];
-                let moved = |p: V| add(apply(&q, p), sc(c, 5.0));
-                let f2 = Face { kind: f.kind, x: f.x.iter().map(|p| moved(*p)).collect(), size: f.size };
-                let xs2 = moved(xs);
-                let x2 = nodes(&f2, xs2);
-                let w2: Vec<V> = w.iter().zip(&x2)
-                    .map(|(wa, xa)| add(add(apply(&q, *wa), cross(om, *xa)), b))
-                    .collect();
-                let (_, k2) = kin(&f2, xs2, None);
-                let (ns, ds) = op_scales(&k);
-                let wm = max_norm(&w);
-                prop_assert!((k2.gap - k.gap).abs() <= 1e-12 * (f.size + k.gap.abs()) * 20.0);
-                prop_assert!((k2.normal_rate(&w2) - vn).abs() <= 1e-9 * ns * wm);
-                let vt2 = k2.tangential_rates(&w2);
-                for al in 0..k.n_tangents {
-                    prop_assert!((vt2[al] - vt[al]).abs() <= 1e-9 * ds * wm,
-                        "{:?} {:?}: v_T {:?} vs {:?}", t, pl, vt2, vt);
-                }
+        each_placement(&mut rng, |rng, t, f, pl, (xs, _, _, _)| {
+            let (_, k) = kin(f, xs, None);
+            let w = random_w(t, k.n_nodes, rng);
+            let (vn, vt) = (k.normal_rate(&w), k.tangential_rates(&w));
+            let (q, om) = if t == FaceType::Segment {
+                (rot2d(rng), [0.0, 0.0, rng.gen_range(-2.0..2.0)])
+            } else {
+                (rotation(rng), random_w(t, 1, rng)[0])
+            };
+            let c = random_w(t, 1, rng)[0];
+            let b = random_w(t, 1, rng)[0];
+            let moved = |p: V| add(apply(&q, p), sc(c, 5.0));
+            let f2 = Face { kind: f.kind, x: f.x.iter().map(|p| moved(*p)).collect(), size: f.size };
+            let xs2 = moved(xs);
+            let x2 = nodes(&f2, xs2);
+            let w2: Vec<V> = w.iter().zip(&x2)
+                .map(|(wa, xa)| add(add(apply(&q, *wa), cross(om, *xa)), b))
+                .collect();
+            let (_, k2) = kin(&f2, xs2, None);
+            let (ns, ds) = op_scales(&k);
+            let wm = max_norm(&w);
+            prop_assert!((k2.gap - k.gap).abs() <= 1e-12 * (f.size + k.gap.abs()) * 20.0);
+            prop_assert!((k2.normal_rate(&w2) - vn).abs() <= 1e-9 * ns * wm);
+            let vt2 = k2.tangential_rates(&w2);
+            for al in 0..k.n_tangents {
+                prop_assert!((vt2[al] - vt[al]).abs() <= 1e-9 * ds * wm,
+                    "{:?} {:?}: v_T {:?} vs {:?}", t, pl, vt2, vt);
             }
-        }
+            Ok(())
+        })?;
     }
 
     /// At interior projections D^α_A is the derivative of the convected
@@ -592,23 +606,18 @@ fn identity_error_budget() {
     let mut worst = [0.0f64; 5];
     let mut rng = StdRng::seed_from_u64(2003);
     for _ in 0..3000 {
-        for t in TYPES {
-            let f = make_face(t, &mut rng);
-            for pl in [Place::Interior, Place::Edge, Place::Vertex] {
-                if pl == Place::Edge && t == FaceType::Segment {
-                    continue;
-                }
-                let (xs, _, _, _) = place(&f, pl, &mut rng);
-                let (_, k) = kin(&f, xs, None);
-                let x = nodes(&f, xs);
-                let e = identity_errors(&k, &x);
-                for i in 0..4 {
-                    worst[i] = worst[i].max(e[i]);
-                }
-                let xmax = max_norm(&x);
-                worst[4] = worst[4].max(norm(sub(k.s, sc(k.normal, k.gap))) / xmax);
+        each_placement(&mut rng, |_, _, f, _, (xs, _, _, _)| {
+            let (_, k) = kin(f, xs, None);
+            let x = nodes(f, xs);
+            let e = identity_errors(&k, &x);
+            for i in 0..4 {
+                worst[i] = worst[i].max(e[i]);
             }
-        }
+            let xmax = max_norm(&x);
+            worst[4] = worst[4].max(norm(sub(k.s, sc(k.normal, k.gap))) / xmax);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
     }
     eprintln!(
         "worst relative errors: |ΣN| {:.2e}, |ΣD| {:.2e}, |ΣN×x| {:.2e}, |ΣD×x| {:.2e}, |s−gν|/|x| {:.2e}",

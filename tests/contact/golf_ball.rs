@@ -6,7 +6,7 @@
 //! update the balance visibly fails.
 
 use crate::common::fixture::Fixture;
-use crate::common::history::{max, step_balance, MOMENTUM, PENETRATION_H, STEP_ENERGY};
+use crate::common::history::{assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY};
 use crate::common::run::{self, Run};
 
 /// The validation case on a coarse mesh: ball R = 21.35 mm (3 divisions),
@@ -58,16 +58,7 @@ fn golf_ball_mu05_balances_energy_and_spins_backwards() {
         "and the ball must leave the face"
     );
     // both bodies free: momenta exact every step
-    assert!(
-        s.max_linear_drift <= MOMENTUM,
-        "L drift {:e}",
-        s.max_linear_drift
-    );
-    assert!(
-        s.max_angular_drift <= MOMENTUM,
-        "J drift {:e}",
-        s.max_angular_drift
-    );
+    assert_momenta("μ = 0.5", s);
     // slip: E_{n+1} − E_n + ΔD = 0 every step
     assert!(balance <= STEP_ENERGY, "step balance {balance:e}");
     // about 1 % of the system energy to friction (the paper: 1.2 %)
@@ -91,7 +82,7 @@ fn golf_ball_frictionless_conserves_energy_and_barely_spins() {
         "energy drift {:e}",
         s.max_energy_drift
     );
-    assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
+    assert_momenta("μ = 0", s);
     assert_eq!(s.dissipation, 0.0);
     // Normal forces alone give at most a trace of spin (Laursen & Love 2002):
     // on a sphere they pass through its centre, and on this coarse faceted
@@ -111,6 +102,6 @@ fn golf_ball_without_the_update_misses_the_balance() {
     let balance = step_balance(&r.history);
     println!("no update: step balance {balance:.2e}");
     let s = &r.summary;
-    assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
+    assert_momenta("no update", s);
     assert!(balance >= 1e-4, "step balance {balance:e}");
 }

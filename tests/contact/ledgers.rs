@@ -4,7 +4,9 @@
 //! for that choice, at the tolerances in use.
 
 use crate::common::fixture::Fixture;
-use crate::common::history::{max, step_balance, MOMENTUM, PENETRATION_H, STEP_ENERGY};
+use crate::common::history::{
+    assert_linear_momentum, assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY,
+};
 use crate::common::run::{run, Run};
 
 /// `(step balance, penetration / h)` of a run, printed with its momenta.
@@ -52,7 +54,7 @@ fn tet4_blocks_keep_the_energy_momentum_ledger() {
             "μ = {mu}: {:e}",
             s.max_energy_drift
         );
-        assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
+        assert_momenta(&format!("tet4 blocks, μ = {mu}"), s);
         assert!(depth <= PENETRATION_H, "μ = {mu}: penetration {depth:e} h");
         if mu > 0.0 {
             assert!(
@@ -87,11 +89,7 @@ fn newmark_with_contact_drifts_in_energy_and_keeps_linear_momentum() {
                 "{label}: drift {:e}",
                 s.max_energy_drift
             );
-            assert!(
-                s.max_linear_drift <= MOMENTUM,
-                "{label}: L {:e}",
-                s.max_linear_drift
-            );
+            assert_linear_momentum(label, s);
             assert!(depth <= PENETRATION_H, "{label}: penetration {depth:e} h");
         }
     }
@@ -125,7 +123,7 @@ fn penalty_enforcement_balances_energy_and_lets_the_bodies_overlap_a_little() {
             );
             if label == "disk on block" {
                 let s = &r.summary;
-                assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
+                assert_momenta(&format!("penalty, {label}, μ = {mu}"), s);
             }
         }
     }
@@ -148,7 +146,7 @@ fn augmented_lagrangian_keeps_the_ledger_of_exact_enforcement() {
         let s = &r.summary;
         assert!(balance <= STEP_ENERGY, "μ = {mu}: step balance {balance:e}");
         assert!(depth <= PENETRATION_H, "μ = {mu}: penetration {depth:e} h");
-        assert!(s.max_linear_drift <= MOMENTUM && s.max_angular_drift <= MOMENTUM);
+        assert_momenta(&format!("augmented Lagrangian, μ = {mu}"), s);
         let e0 = exact.col("total")[0];
         for c in ["total", "kinetic", "strain", "dissipation"] {
             let d = exact

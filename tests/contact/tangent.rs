@@ -197,42 +197,38 @@ fn at(x: f64, y: f64) -> impl Fn(&[f64; 3]) -> bool + Copy {
     move |p: &[f64; 3]| (p[0] - x).abs() < 1e-9 && (p[1] - y).abs() < 1e-9
 }
 
+/// Compares the tangents of `boxes(3, element)` at each case: the slave
+/// node at `(x, y)`, the slave block's start offset, the laws.
+fn compare_3d(element: &str, cases: &[((f64, f64), [f64; 3], Vec<(ForceLaw, Constraint)>)]) {
+    let text = boxes(3, element);
+    for ((x, y), offset, laws) in cases {
+        compare::<3>(&text, 0, at(*x, *y), *offset, STEP, laws);
+    }
+}
+
 #[test]
 fn quad4_faces_interior_edge_and_vertex() {
-    let text = boxes(3, "hex8");
-    // interior: a slave node over the middle of a base face, penetrating
-    compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.07, 0.003], STEP, &laws());
-    // edge: the block moved beyond the base's x = 2 rim, a node above it
-    compare::<3>(
-        &text,
-        0,
-        at(1.5, 1.0),
-        [0.7, 0.07, 0.02],
-        STEP,
-        &given_laws(),
-    );
-    // vertex: beyond the corner (2, 2)
-    compare::<3>(
-        &text,
-        0,
-        at(1.5, 1.5),
-        [0.7, 0.8, 0.02],
-        STEP,
-        &given_laws(),
+    compare_3d(
+        "hex8",
+        &[
+            // interior: a slave node over the middle of a base face, penetrating
+            ((1.0, 1.0), [0.13, 0.07, 0.003], laws()),
+            // edge: the block moved beyond the base's x = 2 rim, a node above it
+            ((1.5, 1.0), [0.7, 0.07, 0.02], given_laws()),
+            // vertex: beyond the corner (2, 2)
+            ((1.5, 1.5), [0.7, 0.8, 0.02], given_laws()),
+        ],
     );
 }
 
 #[test]
 fn tri3_faces() {
-    let text = boxes(3, "tet4");
-    compare::<3>(&text, 0, at(1.0, 1.0), [0.13, 0.21, 0.003], STEP, &laws());
-    compare::<3>(
-        &text,
-        0,
-        at(1.5, 1.5),
-        [0.7, 0.8, 0.02],
-        STEP,
-        &given_laws(),
+    compare_3d(
+        "tet4",
+        &[
+            ((1.0, 1.0), [0.13, 0.21, 0.003], laws()),
+            ((1.5, 1.5), [0.7, 0.8, 0.02], given_laws()),
+        ],
     );
 }
 

@@ -4,7 +4,7 @@
 //! `max_penetration` reports the deepest node of either surface.
 
 use crate::common::fixture::Fixture;
-use crate::common::history::{max, step_balance, MOMENTUM, PENETRATION_H, STEP_ENERGY};
+use crate::common::history::{assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY};
 use crate::common::run::run;
 use emcontact::driver::RunSummary;
 
@@ -38,12 +38,7 @@ fn two_passes_keep_either_ring_out_of_the_other() {
         s.max_energy_drift
     );
     assert!(balance <= STEP_ENERGY, "step balance {balance:e}");
-    assert!(s.max_linear_drift <= MOMENTUM, "L {:e}", s.max_linear_drift);
-    assert!(
-        s.max_angular_drift <= MOMENTUM,
-        "J {:e}",
-        s.max_angular_drift
-    );
+    assert_momenta("rings, two passes", &s);
 }
 
 #[test]

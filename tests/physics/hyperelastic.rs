@@ -2,26 +2,11 @@
 //! against finite differences of the stresses, and the energy identity of the
 //! algorithmic stresses (Simo & Tarnow 1992; Gonzalez 2000; DESIGN §4).
 
+use crate::common::fe::{materials, LAMBDA, MU};
 use emcontact::material::discrete_gradient::DISCRETE_GRADIENT_THRESHOLD;
-use emcontact::material::{Material, NeoHookean, Svk};
+use emcontact::material::{Material, Svk};
 use nalgebra::Matrix3;
 use proptest::prelude::*;
-
-const LAMBDA: f64 = 1.7;
-const MU: f64 = 0.9;
-
-fn materials() -> [Material; 2] {
-    [
-        Material::Svk(Svk {
-            lambda: LAMBDA,
-            mu: MU,
-        }),
-        Material::NeoHookean(NeoHookean {
-            lambda: LAMBDA,
-            mu: MU,
-        }),
-    ]
-}
 
 /// `C = FᵀF` with `F = I + P`, `|P_ij| ≤ 0.3` (so `det F > 0`: `‖P‖₂ ≤ 0.9`).
 fn cauchy_green(p: [f64; 9]) -> Matrix3<f64> {

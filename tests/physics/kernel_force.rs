@@ -179,9 +179,7 @@ proptest! {
 /// the end-point force of the midpoint configuration.
 #[test]
 fn midpoint_tangent_at_zero_step() {
-    let r: Vec<f64> = (0..90)
-        .map(|i| ((i * 37 % 101) as f64 / 50.0) - 1.0)
-        .collect();
+    let r = fixed_numbers(37, 101, 50.0);
     for d in [2, 3] {
         for kind in kinds(d) {
             let mut c = config(kind, d, &r);
@@ -202,9 +200,7 @@ fn midpoint_tangent_at_zero_step() {
 /// End-point tangent is symmetric (hyperelastic, conservative).
 #[test]
 fn endpoint_tangent_symmetric() {
-    let r: Vec<f64> = (0..90)
-        .map(|i| ((i * 53 % 97) as f64 / 48.5) - 1.0)
-        .collect();
+    let r = fixed_numbers(53, 97, 48.5);
     for d in [2, 3] {
         for kind in kinds(d) {
             let c = config(kind, d, &r);
@@ -228,9 +224,7 @@ fn endpoint_tangent_symmetric() {
 fn force_accumulates_tangent_overwrites() {
     let kind = ElementKind::Tet4;
     let m = materials()[1];
-    let r: Vec<f64> = (0..90)
-        .map(|i| ((i * 29 % 83) as f64 / 41.5) - 1.0)
-        .collect();
+    let r = fixed_numbers(29, 83, 41.5);
     let c = config(kind, 3, &r);
     let eval = |f: &mut [f64], k: &mut [f64]| {
         let (xr, x0, x1) = (&c.xref, &c.x0, &c.x1);
@@ -266,30 +260,9 @@ fn failures_are_reported() {
                         let n = kind.n_nodes() * d;
                         let mut f = vec![0.5; n];
                         let mut k = vec![0.25; n * n];
-                        let e = if d == 2 {
-                            internal_force::<2>(
-                                kind,
-                                &m,
-                                &xref,
-                                &xref,
-                                bad,
-                                eval,
-                                &mut f,
-                                Some(&mut k),
-                            )
-                        } else {
-                            internal_force::<3>(
-                                kind,
-                                &m,
-                                &xref,
-                                &xref,
-                                bad,
-                                eval,
-                                &mut f,
-                                Some(&mut k),
-                            )
-                        }
-                        .unwrap_err();
+                        let e =
+                            force_into(d, kind, &m, &xref, &xref, bad, eval, &mut f, Some(&mut k))
+                                .unwrap_err();
                         assert!(
                             f.iter().all(|&v| v == 0.5) && k.iter().all(|&v| v == 0.25),
                             "outputs modified on error"
@@ -331,9 +304,7 @@ fn failures_are_reported() {
 /// (in-plane components), to 1e-13 relative, for both materials and both rules.
 #[test]
 fn plane_strain_matches_extruded_hex() {
-    let r: Vec<f64> = (0..90)
-        .map(|i| ((i * 71 % 89) as f64 / 44.5) - 1.0)
-        .collect();
+    let r = fixed_numbers(71, 89, 44.5);
     let c2 = config(ElementKind::Quad4, 2, &r);
     let extrude = |x: &[[f64; 3]]| -> Vec<[f64; 3]> {
         let mut out = Vec::with_capacity(8);

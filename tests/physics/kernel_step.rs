@@ -114,9 +114,7 @@ fn momenta(ms: &[f64], n: usize, x: &[[f64; 3]], v: &[[f64; 3]]) -> (Vector3<f64
 /// every body element and both materials, with a large rigid spin plus stretching.
 #[test]
 fn midpoint_step_converges_and_conserves() {
-    let r: Vec<f64> = (0..90)
-        .map(|i| ((i * 61 % 103) as f64 / 51.5) - 1.0)
-        .collect();
+    let r = fixed_numbers(61, 103, 51.5);
     let (dt, rho) = (0.1, 1.3);
     for d in [2, 3] {
         for kind in kinds(d) {

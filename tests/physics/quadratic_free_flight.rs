@@ -4,14 +4,17 @@
 //! linear and angular momentum constant to 1e-10 over 300 steps, both
 //! materials, lumped (HRZ) and consistent mass.
 
-use emcontact::driver::{self, RunOptions};
-use emcontact::input;
+use crate::common::fixture::{on_mesh_file, Fixture};
+use crate::common::run::{model, run};
 use std::path::Path;
 
 /// Time step in multiples of `check`'s explicit stable step.
 const DT_OVER_CRITICAL: f64 = 15.0;
 
-fn text(mesh: &str, material: &str, mass: &str, dt: f64) -> String {
+/// The mesh file `mesh` (a ring in 2D, a block in 3D) as one body of
+/// `material` with `mass`, spinning and translating, 300 steps of `dt`,
+/// Newton to 1e-12.
+fn flight(mesh: &str, material: &str, mass: &str, dt: f64) -> Fixture {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("meshes")
         .join(mesh);
@@ -24,48 +27,35 @@ fn text(mesh: &str, material: &str, mass: &str, dt: f64) -> String {
             "velocity = [1.0, 0.0, 0.5]\nangular_velocity = [1.5, 3.0, 6.0]",
         )
     };
-    format!(
-        r#"
-[problem]
-name = "flight"
-dimension = {dim}
-[time]
-dt = {dt}
-end = {end}
-[solver]
-tolerance = 1e-12
-[mesh]
-file = "{file}"
-[[body]]
-name = "{body}"
-group = "{body}"
-material = {{ model = "{material}", young = 1000.0, poisson = 0.3, density = 1.0 }}
-mass = "{mass}"
-{motion}
-"#,
-        file = file.display(),
-        end = 300.0 * dt
-    )
+    let extra = format!("mass = \"{mass}\"\n{motion}\n");
+    Fixture::parse(&on_mesh_file(
+        dim,
+        &file.display().to_string(),
+        body,
+        material,
+        &extra,
+    ))
+    .set("problem.name", "flight")
+    .set("time.dt", dt)
+    .set("time.end", 300.0 * dt)
+    .set("solver.tolerance", 1e-12)
+}
+
+/// `check`'s explicit stable step of the model of `f`.
+fn stable_dt(f: &Fixture) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = model(dir.path(), &f.text());
+    emcontact::dynamics::model_info(&probe).unwrap().stable_dt
 }
 
 fn assert_conserves(mesh: &str, material: &str, mass: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("case.toml");
-    let probe = input::parse(&path, &text(mesh, material, mass, 1.0)).expect("valid input");
-    let info = emcontact::dynamics::model_info(&probe).unwrap();
-    let dt = DT_OVER_CRITICAL * info.stable_dt;
-    let mut model = input::parse(&path, &text(mesh, material, mass, dt)).unwrap();
-    model.output.dir = dir.path().join("out");
-    let opts = RunOptions {
-        vtk: false,
-        plots: false,
-        ..RunOptions::default()
-    };
-    let s = driver::run(&model, &opts).expect("run completes");
+    let stable = stable_dt(&flight(mesh, material, mass, 1.0));
+    let dt = DT_OVER_CRITICAL * stable;
+    let s = run(&flight(mesh, material, mass, dt).text()).summary;
     let label = format!("{mesh} {material} {mass}");
     println!(
         "{label}: dt = {dt:.3e} ({DT_OVER_CRITICAL}× {:.3e}), steps {}, energy {:.2e}, L {:.2e}, J {:.2e}, newton {}, strain/total {:.2e}",
-        info.stable_dt,
+        stable,
         s.steps,
         s.max_energy_drift,
         s.max_linear_drift,
@@ -149,24 +139,11 @@ fn newmark_on_second_order_elements() {
         "block_hex20.msh41b.msh",
         "block_hex27.msh22b.msh",
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("case.toml");
-        let probe = input::parse(&path, &text(mesh, "svk", "lumped", 1.0)).unwrap();
-        let dt = 5.0 * emcontact::dynamics::model_info(&probe).unwrap().stable_dt;
-        let newmark = text(mesh, "svk", "lumped", dt)
-            .replace("end = ", "integrator = \"newmark\"\nend = ")
-            .replace(
-                &format!("end = {}", 300.0 * dt),
-                &format!("end = {}", 100.0 * dt),
-            );
-        let mut model = input::parse(&path, &newmark).unwrap();
-        model.output.dir = dir.path().join("out");
-        let opts = RunOptions {
-            vtk: false,
-            plots: false,
-            ..RunOptions::default()
-        };
-        let s = driver::run(&model, &opts).expect("run completes");
+        let dt = 5.0 * stable_dt(&flight(mesh, "svk", "lumped", 1.0));
+        let newmark = flight(mesh, "svk", "lumped", dt)
+            .set("time.integrator", "newmark")
+            .set("time.end", 100.0 * dt);
+        let s = run(&newmark.text()).summary;
         println!(
             "{mesh} newmark: steps {}, energy {:.2e}, L {:.2e}, J {:.2e}",
             s.steps, s.max_energy_drift, s.max_linear_drift, s.max_angular_drift

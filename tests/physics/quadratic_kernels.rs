@@ -3,6 +3,7 @@
 //! HRZ-lumped), the patch test on the committed Gmsh meshes, and the stable
 //! step estimate against the elements' own eigenfrequencies.
 
+use crate::common::fe::{energy, force_into};
 use emcontact::fe::kernel::{self, StressEval};
 use emcontact::fe::ElementKind;
 use emcontact::material::{Material, NeoHookean, Svk};
@@ -57,32 +58,18 @@ fn map(d: usize, x: &[[f64; 3]], a: &Matrix3<f64>, s: f64, r: &mut Lcg) -> Vec<[
         .collect()
 }
 
+/// The internal force at `x = [xr, x0, x1]` (and with `k` the tangent).
 fn force(
     d: usize,
     kind: ElementKind,
     m: &Material,
-    xr: &[[f64; 3]],
-    x0: &[[f64; 3]],
-    x1: &[[f64; 3]],
+    [xr, x0, x1]: [&[[f64; 3]]; 3],
     eval: StressEval,
     k: Option<&mut [f64]>,
 ) -> Vec<f64> {
     let mut f = vec![0.0; kind.n_nodes() * d];
-    let r = if d == 2 {
-        kernel::internal_force::<2>(kind, m, xr, x0, x1, eval, &mut f, k)
-    } else {
-        kernel::internal_force::<3>(kind, m, xr, x0, x1, eval, &mut f, k)
-    };
-    r.unwrap();
+    force_into(d, kind, m, xr, x0, x1, eval, &mut f, k).unwrap();
     f
-}
-
-fn energy(d: usize, kind: ElementKind, m: &Material, xr: &[[f64; 3]], x: &[[f64; 3]]) -> f64 {
-    if d == 2 {
-        kernel::strain_energy::<2>(kind, m, xr, x).unwrap()
-    } else {
-        kernel::strain_energy::<3>(kind, m, xr, x).unwrap()
-    }
 }
 
 /// A curved, distorted reference element (midside nodes moved off their
@@ -109,7 +96,7 @@ fn energy_momentum_identities() {
             for m in materials(1.7, 0.9) {
                 for _ in 0..4 {
                     let [xr, x0, x1] = configuration(d, kind, &mut r);
-                    let f = force(d, kind, &m, &xr, &x0, &x1, StressEval::Midpoint, None);
+                    let f = force(d, kind, &m, [&xr, &x0, &x1], StressEval::Midpoint, None);
                     let work: f64 = (0..kind.n_nodes())
                         .map(|a| {
                             (0..d)
@@ -157,7 +144,7 @@ fn tangent_matches_differences() {
                 for eval in [StressEval::Midpoint, StressEval::EndPoint] {
                     let [xr, x0, x1] = configuration(d, kind, &mut r);
                     let mut k = vec![0.0; n * n];
-                    force(d, kind, &m, &xr, &x0, &x1, eval, Some(&mut k));
+                    force(d, kind, &m, [&xr, &x0, &x1], eval, Some(&mut k));
                     let h = 1e-6;
                     let mut worst: f64 = 0.0;
                     let kmax = k.iter().fold(0.0f64, |a, v| a.max(v.abs()));
@@ -166,8 +153,8 @@ fn tangent_matches_differences() {
                             let (mut xp, mut xm) = (x1.clone(), x1.clone());
                             xp[b][j] += h;
                             xm[b][j] -= h;
-                            let fp = force(d, kind, &m, &xr, &x0, &xp, eval, None);
-                            let fm = force(d, kind, &m, &xr, &x0, &xm, eval, None);
+                            let fp = force(d, kind, &m, [&xr, &x0, &xp], eval, None);
+                            let fm = force(d, kind, &m, [&xr, &x0, &xm], eval, None);
                             for row in 0..n {
                                 let fd = (fp[row] - fm[row]) / (2.0 * h);
                                 worst = worst.max((fd - k[row * n + b * d + j]).abs());
@@ -341,7 +328,7 @@ fn patch_test_on_gmsh_meshes() {
                         e.nodes().iter().map(|&a| x[a]).collect()
                     };
                     let (xr, e0, e1) = (pick(&mesh.nodes), pick(&x0), pick(&x1));
-                    let fe = force(d, e.kind, &m, &xr, &e0, &e1, eval, None);
+                    let fe = force(d, e.kind, &m, [&xr, &e0, &e1], eval, None);
                     for (k, &a) in e.nodes().iter().enumerate() {
                         for i in 0..d {
                             f[a * d + i] += fe[k * d + i];
@@ -391,7 +378,7 @@ fn patch_test_on_gmsh_meshes() {
 fn omega_max(d: usize, kind: ElementKind, m: &Material, xr: &[[f64; 3]]) -> f64 {
     let n = kind.n_nodes() * d;
     let mut k = vec![0.0; n * n];
-    force(d, kind, m, xr, xr, xr, StressEval::EndPoint, Some(&mut k));
+    force(d, kind, m, [xr, xr, xr], StressEval::EndPoint, Some(&mut k));
     let lm = mass(d, kind, xr, true);
     let nn = kind.n_nodes();
     let s = DMatrix::from_fn(n, n, |i, j| {

@@ -2,7 +2,9 @@
 //! basis, interpolation properties, quadrature degrees, faces, orientation
 //! reversal and VTK's node order.
 
-use emcontact::fe::{ElementKind, MAX_NODES};
+use crate::common::fe::{assert_rule_inside, shape_at};
+use crate::common::geom::{cross, dot, sub};
+use emcontact::fe::ElementKind;
 
 const QUADRATIC: [ElementKind; 7] = [
     ElementKind::Line3,
@@ -13,13 +15,6 @@ const QUADRATIC: [ElementKind; 7] = [
     ElementKind::Hex20,
     ElementKind::Hex27,
 ];
-
-fn eval(kind: ElementKind, xi: [f64; 3]) -> ([f64; MAX_NODES], [[f64; 3]; MAX_NODES]) {
-    let mut n = [0.0; MAX_NODES];
-    let mut dn = [[0.0; 3]; MAX_NODES];
-    kind.shape(&xi, &mut n, &mut dn);
-    (n, dn)
-}
 
 fn kind_named(name: &str) -> ElementKind {
     *ElementKind::ALL
@@ -66,7 +61,7 @@ fn shape_functions_are_gmsh_lagrange_basis() {
         let grads: Vec<f64> = b["gradients"].as_array().unwrap().iter().map(f).collect();
         for (p, point) in b["points"].as_array().unwrap().iter().enumerate() {
             let xi: Vec<f64> = point.as_array().unwrap().iter().map(f).collect();
-            let (n, dn) = eval(kind, [xi[0], xi[1], xi[2]]);
+            let (n, dn) = shape_at(kind, [xi[0], xi[1], xi[2]]);
             for a in 0..nn {
                 let g = values[p * nn + a];
                 assert!(
@@ -96,7 +91,7 @@ fn interpolation_properties() {
         let nn = kind.n_nodes();
         let x = kind.reference_nodes();
         for (b, xb) in x.iter().enumerate() {
-            let (n, _) = eval(kind, *xb);
+            let (n, _) = shape_at(kind, *xb);
             for a in 0..nn {
                 let want = if a == b { 1.0 } else { 0.0 };
                 assert!(
@@ -112,7 +107,7 @@ fn interpolation_properties() {
             .filter(|p| (kind.ref_dim()..3).all(|k| p[k] == 0))
             .collect();
         for xi in inside(kind) {
-            let (n, dn) = eval(kind, xi);
+            let (n, dn) = shape_at(kind, xi);
             for p in &monomials {
                 let m = |y: &[f64; 3]| (0..3).map(|k| y[k].powi(p[k])).product::<f64>();
                 let interp: f64 = (0..nn).map(|a| n[a] * m(&x[a])).sum();
@@ -126,8 +121,8 @@ fn interpolation_properties() {
                 let (mut xp, mut xm) = (xi, xi);
                 xp[k] += h;
                 xm[k] -= h;
-                let (np, _) = eval(kind, xp);
-                let (nm, _) = eval(kind, xm);
+                let (np, _) = shape_at(kind, xp);
+                let (nm, _) = shape_at(kind, xm);
                 for a in 0..nn {
                     let fd = (np[a] - nm[a]) / (2.0 * h);
                     assert!(
@@ -210,30 +205,9 @@ fn quadrature_degrees() {
                 "{kind:?} stiffness rule"
             );
         }
-        for q in mass.iter().chain(stiff) {
-            assert!(q.weight > 0.0, "{kind:?}: weight {}", q.weight);
-            let (n, _) = eval(kind.linear(), q.xi);
-            assert!(
-                n[..kind.n_corners()].iter().all(|&v| v > 0.0),
-                "{kind:?}: {:?} outside",
-                q.xi
-            );
-        }
+        assert_rule_inside(kind, mass);
+        assert_rule_inside(kind, stiff);
     }
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Second-order faces: the corners are the first-order element's face (same
@@ -259,7 +233,7 @@ fn faces_of_second_order_elements() {
             // node at the place its face-kind reference coordinate says
             let corners: Vec<[f64; 3]> = lnodes.iter().map(|&a| x[a]).collect();
             for (k, s) in fk.reference_nodes().iter().enumerate() {
-                let (n, _) = eval(*lk, *s);
+                let (n, _) = shape_at(*lk, *s);
                 let mut p = [0.0; 3];
                 for (c, xc) in corners.iter().enumerate() {
                     for i in 0..3 {
@@ -308,7 +282,7 @@ fn reversal_flips_orientation() {
         // the reversed element interpolates the same geometry: node k of the
         // reversed element sits where its own reference node maps to
         for (k, yk) in y.iter().enumerate() {
-            let (n, _) = eval(kind, x[k]);
+            let (n, _) = shape_at(kind, x[k]);
             let mut q = [0.0; 3];
             for (a, ya) in y.iter().enumerate() {
                 for i in 0..3 {

@@ -2,6 +2,8 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use crate::common::fe::{assert_rule_inside, shape_at};
+use crate::common::geom::{cross, dot, sub};
 use emcontact::fe::ElementKind;
 use proptest::prelude::*;
 
@@ -41,19 +43,12 @@ fn inside(kind: ElementKind, u: [f64; 3]) -> [f64; 3] {
     }
 }
 
-fn eval(kind: ElementKind, xi: [f64; 3]) -> ([f64; 8], [[f64; 3]; 8]) {
-    let mut n = [0.0; 8];
-    let mut dn = [[0.0; 3]; 8];
-    kind.shape(&xi, &mut n, &mut dn);
-    (n, dn)
-}
-
 proptest! {
     /// `Σ_a N_a = 1` and `Σ_a ∂N_a/∂ξ = 0` at random interior points (to 1e-15).
     #[test]
     fn partition_of_unity(u in prop::array::uniform3(0.0..1.0f64)) {
         for kind in ALL {
-            let (n, dn) = eval(kind, inside(kind, u));
+            let (n, dn) = shape_at(kind, inside(kind, u));
             let nn = kind.n_nodes();
             let s: f64 = n[..nn].iter().sum();
             prop_assert!((s - 1.0).abs() < 1e-15, "{kind:?}: ΣN = {s}");
@@ -77,14 +72,14 @@ proptest! {
         let h = 1e-6;
         for kind in ALL {
             let xi = inside(kind, u);
-            let (_, dn) = eval(kind, xi);
+            let (_, dn) = shape_at(kind, xi);
             for k in 0..kind.ref_dim() {
                 let mut xp = xi;
                 let mut xm = xi;
                 xp[k] += h;
                 xm[k] -= h;
-                let (np, _) = eval(kind, xp);
-                let (nm, _) = eval(kind, xm);
+                let (np, _) = shape_at(kind, xp);
+                let (nm, _) = shape_at(kind, xm);
                 for a in 0..kind.n_nodes() {
                     let fd = (np[a] - nm[a]) / (2.0 * h);
                     prop_assert!((fd - dn[a][k]).abs() < 1e-9, "{kind:?} a={a} k={k}: {fd} vs {}", dn[a][k]);
@@ -104,7 +99,7 @@ proptest! {
 fn kronecker_at_nodes() {
     for kind in ALL {
         for (b, xb) in kind.reference_nodes().iter().enumerate() {
-            let (n, _) = eval(kind, *xb);
+            let (n, _) = shape_at(kind, *xb);
             for a in 0..kind.n_nodes() {
                 let want = if a == b { 1.0 } else { 0.0 };
                 assert_eq!(n[a], want, "{kind:?} N_{a}(ξ_{b})");
@@ -191,30 +186,8 @@ fn quadrature_degree() {
 #[test]
 fn quadrature_points_inside() {
     for kind in ALL {
-        for q in kind.quadrature() {
-            assert!(q.weight > 0.0);
-            let (n, _) = eval(kind, q.xi);
-            assert!(
-                n[..kind.n_nodes()].iter().all(|&v| v > 0.0),
-                "{kind:?} {:?}",
-                q.xi
-            );
-        }
+        assert_rule_inside(kind, kind.quadrature());
     }
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Faces on the reference element: the documented normal points outward (from the
