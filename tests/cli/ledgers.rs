@@ -18,13 +18,13 @@ use std::process::Command;
 /// The tolerance of the acceptance: 1e-10 of the scale, every step.
 const TOL: f64 = 1e-10;
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `text` (an input from `validation/<case>`, shortened) and returns
 /// its history.
-fn run(name: &str, text: &str) -> CsvTable {
+pub(crate) fn run(name: &str, text: &str) -> CsvTable {
     let dir = std::env::temp_dir().join(format!("emc_ledgers_{name}_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -51,7 +51,7 @@ fn run(name: &str, text: &str) -> CsvTable {
 }
 
 /// A validation input with `end` replaced (and no VTK frames to speak of).
-fn shortened(case: &str, file: &str, end: &str) -> String {
+pub(crate) fn shortened(case: &str, file: &str, end: &str) -> String {
     let text = std::fs::read_to_string(root().join("validation").join(case).join(file)).unwrap();
     let line = text
         .lines()
@@ -116,7 +116,7 @@ fn closures(h: &CsvTable) -> (f64, f64, f64) {
 
 /// What the method promises for a run.
 #[derive(Clone, Copy)]
-enum Promise {
+pub(crate) enum Promise {
     /// Energy-momentum with the velocity update: all three ledgers.
     All,
     /// Energy-momentum without the update: both momenta.
@@ -125,7 +125,7 @@ enum Promise {
     Linear,
 }
 
-fn check(name: &str, h: &CsvTable, promise: Promise) {
+pub(crate) fn check(name: &str, h: &CsvTable, promise: Promise) {
     let (e, l, j) = closures(h);
     eprintln!("{name}: per-step closure energy {e:.2e}, linear {l:.2e}, angular {j:.2e}");
     assert!(l <= TOL, "{name}: linear momentum ledger {l:e}");
