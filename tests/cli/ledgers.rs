@@ -18,20 +18,20 @@ use std::path::Path;
 /// The tolerance of the acceptance: 1e-10 of the scale, every step.
 const TOL: f64 = 1e-10;
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `text` (an input from `validation/<case>`, shortened) and returns
 /// its history.
-fn run(name: &str, text: &str) -> CsvTable {
+pub(crate) fn run(name: &str, text: &str) -> CsvTable {
     let r = run_text(text, &["-q"]);
     r.assert_ok(name);
     r.history()
 }
 
 /// A validation input with `end` replaced (and no VTK frames to speak of).
-fn shortened(case: &str, file: &str, end: &str) -> String {
+pub(crate) fn shortened(case: &str, file: &str, end: &str) -> String {
     let text = std::fs::read_to_string(root().join("validation").join(case).join(file)).unwrap();
     let line = text
         .lines()
@@ -96,7 +96,7 @@ fn closures(h: &CsvTable) -> (f64, f64, f64) {
 
 /// What the method promises for a run.
 #[derive(Clone, Copy)]
-enum Promise {
+pub(crate) enum Promise {
     /// Energy-momentum with the velocity update: all three ledgers.
     All,
     /// Energy-momentum without the update: both momenta.
@@ -105,7 +105,7 @@ enum Promise {
     Linear,
 }
 
-fn check(name: &str, h: &CsvTable, promise: Promise) {
+pub(crate) fn check(name: &str, h: &CsvTable, promise: Promise) {
     let (e, l, j) = closures(h);
     eprintln!("{name}: per-step closure energy {e:.2e}, linear {l:.2e}, angular {j:.2e}");
     assert!(l <= TOL, "{name}: linear momentum ledger {l:e}");

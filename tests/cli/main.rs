@@ -7,6 +7,7 @@ mod common;
 mod adaptive_steps;
 mod bad_inputs;
 mod docs_paths;
+mod driven_acceptance;
 mod driven_inputs;
 mod honest_runs;
 mod input_errors;
