@@ -87,9 +87,10 @@ pub fn step<const D: usize>(
     let integrator = stepper.integrator;
     let drive = &stepper.drive;
     let mut f_ext = vec![0.0; n];
-    drive.external_force::<D>(integrator, s0.t, dt, &s0.x, &s1.x, true, &mut f_ext);
+    let span = stepper.step_span(s0, &s1.x, dt);
+    drive.external_force::<D>(span, true, &mut f_ext);
     let mut f_load = vec![0.0; n];
-    drive.external_force::<D>(integrator, s0.t, dt, &s0.x, &s1.x, false, &mut f_load);
+    drive.external_force::<D>(span, false, &mut f_load);
     let mut out = StepLedger::default();
     let mut force = [0.0; 3];
     let mut moment = [0.0; 3];

@@ -33,6 +33,17 @@ pub struct Drive {
     scratch: Vec<f64>,
 }
 
+/// A step `x0 → x1` over `[t0, t0 + dt]` under `integrator`: where and when
+/// the integrator evaluates the external force.
+#[derive(Debug, Clone, Copy)]
+pub struct StepSpan<'a> {
+    pub integrator: Integrator,
+    pub t0: f64,
+    pub dt: f64,
+    pub x0: &'a [f64],
+    pub x1: &'a [f64],
+}
+
 impl Drive {
     /// The drive of `model` on `sys`.
     pub fn new<const D: usize>(model: &Model, sys: &System<D>) -> Drive {
@@ -59,36 +70,23 @@ impl Drive {
         }
     }
 
-    /// The external force of the step `x0 → x1` from `t0` into `out`
-    /// (overwritten), every dof (the supports' included): the loads, and
-    /// with `gravity` also gravity.
-    #[allow(clippy::too_many_arguments)]
-    pub fn external_force<const D: usize>(
-        &self,
-        integrator: Integrator,
-        t0: f64,
-        dt: f64,
-        x0: &[f64],
-        x1: &[f64],
-        gravity: bool,
-        out: &mut [f64],
-    ) {
+    /// The external force of the step `span` into `out` (overwritten),
+    /// every dof (the supports' included): the loads, and with `gravity`
+    /// also gravity.
+    pub fn external_force<const D: usize>(&self, span: StepSpan, gravity: bool, out: &mut [f64]) {
         if gravity {
             out.copy_from_slice(&self.gravity);
         } else {
             out.iter_mut().for_each(|v| *v = 0.0);
         }
-        self.add_loads::<D>(integrator, t0, dt, x0, x1, out, None, &mut Vec::new());
+        self.add_loads::<D>(span, out, None, &mut Vec::new());
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The loads of the step `span` added to `out`, their stiffness scaled
+    /// by `s` into `k`; `xm` is scratch for the configuration they act on.
     fn add_loads<const D: usize>(
         &self,
-        integrator: Integrator,
-        t0: f64,
-        dt: f64,
-        x0: &[f64],
-        x1: &[f64],
+        span: StepSpan,
         out: &mut [f64],
         k: Option<(&crate::linalg::BlockPattern, &mut [f64], f64)>,
         xm: &mut Vec<f64>,
@@ -96,7 +94,8 @@ impl Drive {
         if self.loads.is_empty() {
             return;
         }
-        let (t, s) = Drive::at(integrator, t0, dt);
+        let StepSpan { x0, x1, .. } = span;
+        let (t, s) = Drive::at(span.integrator, span.t0, span.dt);
         if s == 1.0 {
             self.loads.add::<D>(t, x1, out, k);
         } else {
@@ -108,6 +107,17 @@ impl Drive {
 }
 
 impl<const D: usize> Stepper<D> {
+    /// The step from `s0` to `x1` of size `dt` under this stepper's integrator.
+    pub fn step_span<'a>(&self, s0: &'a State, x1: &'a [f64], dt: f64) -> StepSpan<'a> {
+        StepSpan {
+            integrator: self.integrator,
+            t0: s0.t,
+            dt,
+            x0: &s0.x,
+            x1,
+        }
+    }
+
     /// Start of a step `[s0.t, s0.t + dt]`: its time, the rigid masters at
     /// both ends.
     pub(super) fn drive_begin(&mut self, s0: &State, dt: f64) {
@@ -142,12 +152,15 @@ impl<const D: usize> Stepper<D> {
         let k = (matrix.len() == self.sys.pattern.nnz()).then_some(matrix);
         let s = Drive::at(self.integrator, t0, dt).1;
         let mut xm = std::mem::take(&mut self.drive.xm);
-        self.drive.add_loads::<D>(
-            self.integrator,
+        let span = StepSpan {
+            integrator: self.integrator,
             t0,
             dt,
             x0,
             x1,
+        };
+        self.drive.add_loads::<D>(
+            span,
             &mut self.f_ext,
             k.map(|k| (&self.sys.pattern, &mut k[..], s)),
             &mut xm,

@@ -156,7 +156,7 @@ impl ForceProbe {
         let mut g = vec![0.0; n];
         stepper
             .drive
-            .external_force::<D>(stepper.integrator, s0.t, dt, &s0.x, &s1.x, true, &mut g);
+            .external_force::<D>(stepper.step_span(s0, &s1.x, dt), true, &mut g);
         for i in (0..n).filter(|&i| sys.fixed[i]) {
             out.reaction[i] = cm * self.inertia[i] + self.f_int[i] - out.contact[i] - g[i];
         }

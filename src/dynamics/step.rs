@@ -147,16 +147,13 @@ pub enum StepError {
 /// step `s0 → x1` (module docs): energy-momentum `v₁ = 2(x₁ − x₀)/Δt − v₀`
 /// (Love & Laursen 2003, eq. 55); Newmark `a₁ = c_M (x₁ − x̂)`,
 /// `v₁ = v₀ + Δt((1−γ)a₀ + γ a₁)`. Fixed dofs are the caller's.
-#[allow(clippy::too_many_arguments)]
 pub fn end_velocities(
-    integrator: Integrator,
-    cm: f64,
+    (integrator, cm): (Integrator, f64),
     s0: &State,
     x_hat: &[f64],
     x1: &[f64],
     dt: f64,
-    v1: &mut [f64],
-    a1: &mut [f64],
+    (v1, a1): (&mut [f64], &mut [f64]),
 ) {
     match integrator {
         Integrator::EnergyMomentum => {
@@ -477,7 +474,14 @@ impl<const D: usize> Stepper<D> {
     fn velocities(&self, s0: &State, x1: &[f64], dt: f64, v1: &mut [f64]) -> Vec<f64> {
         let (cm, _) = self.coefficients(dt);
         let mut a1 = vec![0.0; x1.len()];
-        end_velocities(self.integrator, cm, s0, &self.x_hat, x1, dt, v1, &mut a1);
+        end_velocities(
+            (self.integrator, cm),
+            s0,
+            &self.x_hat,
+            x1,
+            dt,
+            (v1, &mut a1),
+        );
         self.sys.zero_fixed(v1);
         self.sys.zero_fixed(&mut a1);
         a1

@@ -390,14 +390,12 @@ impl<'p, const D: usize> Distributed<'p, D> {
         let mut v1 = vec![0.0; n];
         let mut a1 = vec![0.0; n];
         end_velocities(
-            self.integrator,
-            cm,
+            (self.integrator, cm),
             s0,
             &self.x_hat,
             &x1,
             dt,
-            &mut v1,
-            &mut a1,
+            (&mut v1, &mut a1),
         );
         self.local.sys.zero_fixed(&mut v1);
         self.local.sys.zero_fixed(&mut a1);
