@@ -5,7 +5,8 @@ A case folder with a `figures.py` (defining `figures(case_dir) -> dict
 name -> value`, from the case's runs under out/) and a `reference.toml`
 listing `[[figure]]` tables with `name`, `value` and `tolerance` (absolute)
 is checked: every figure must be within its tolerance of its value.
-Prints one line per figure; exits 1 if any is off or missing.
+Prints one line per figure; exits 1 if any is off or missing, or if a case
+has a `figures.py` but no `reference.toml`.
 
 Usage: check_figures.py CASE_DIR [CASE_DIR ...]
 """
@@ -38,7 +39,14 @@ def check(case):
 
 def main():
     cases = [pathlib.Path(c) for c in sys.argv[1:]]
-    results = [check(c) for c in cases if (c / "reference.toml").exists()]
+    results = []
+    for c in cases:
+        if (c / "reference.toml").exists():
+            results.append(check(c))
+        elif (c / "figures.py").exists():
+            # figures without a reference would pass unchecked
+            print(f"  MISSING {c.name}: figures.py but no reference.toml")
+            results.append(False)
     sys.exit(0 if all(results) else 1)
 
 

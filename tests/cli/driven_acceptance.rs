@@ -6,74 +6,22 @@
 //! second-order validation runs close their ledgers as the others do
 //! (`ledgers.rs`).
 
+use crate::common::fixture::source;
+use crate::common::run::{emcontact, run_bin, stderr, write_input};
 use crate::ledgers::{check, root, run, shortened, Promise};
 use emcontact::output::{read_csv, CsvTable};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// A 2D block pressed and sheared between a rising rigid plane (with
-/// friction) and a fixed rigid circle, with every key of the acceptance
-/// list: `[[curve]]` `name`/`points`; `[[boundary]]` `group`, `fix`,
-/// `displacement = { y = .. }`, `velocity = { x = .. }`, `curve`;
-/// `[[load]]` `group` with `pressure`, `traction`, `force` and `curve`;
-/// `master_plane = { point, normal, velocity }`; `master_sphere = { center,
-/// radius }` (touching the right face at t = 0, the traction pushes the
-/// face into it).
-const EVERY_KEY: &str = r#"
-[problem]
-name = "keys"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.06
-[output]
-checkpoint_every = 1
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0]
-max = [1.0, 0.5]
-divisions = [8, 4]
-[[body]]
-name = "b"
-group = "b"
-material = { model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }
-[[curve]]
-name = "ramp"
-points = [[0.0, 0.0], [0.02, 1.0], [1.0, 1.0]]
-[[boundary]]
-group = "b_xmin"
-fix = ["x"]
-[[boundary]]
-group = "b_ymax"
-displacement = { y = -0.01 }
-velocity = { x = 0.1 }
-curve = "ramp"
-[[load]]
-group = "b_ymin"
-pressure = 1.0
-curve = "ramp"
-[[load]]
-group = "b_xmax"
-traction = [2.0, 0.0]
-[[load]]
-group = "b"
-force = [0.0, -1.0]
-curve = "ramp"
-[[contact]]
-slave = "b_ymin"
-master_plane = { point = [0.0, 0.0], normal = [0.0, 1.0], velocity = [0.0, 0.01] }
-friction = 0.2
-[[contact]]
-slave = "b_xmax"
-master_sphere = { center = [1.3, 0.25], radius = 0.3 }
-"#;
+/// A 2D block with every driven key of the acceptance list
+/// (`tests/common/models/every_driven_key.toml`).
+fn every_key() -> String {
+    source("every_driven_key")
+}
 
 #[test]
 fn every_documented_driven_key_in_one_input_runs_and_closes_its_ledgers() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_to(dir.path(), "keys", EVERY_KEY);
+    let out = run_to(dir.path(), "keys", &every_key());
     let h = read_csv(&out.join("history.csv")).unwrap();
     check("every driven key", &h, Promise::All);
     let w = h.column("external_work").unwrap();
@@ -90,31 +38,12 @@ fn every_documented_driven_key_in_one_input_runs_and_closes_its_ledgers() {
     }
 }
 
-fn emcontact(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_emcontact"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 /// Runs `text` as `dir/NAME.toml` into `dir/NAME`; returns that folder.
 fn run_to(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let input = dir.join(format!("{name}.toml"));
-    std::fs::write(&input, text).unwrap();
+    let input = write_input(dir, &format!("{name}.toml"), text);
     let out = dir.join(name);
-    let o = emcontact(&[
-        "run",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{name}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = run_bin(&input, &out, &["-q"]);
+    assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
     out
 }
 
@@ -191,11 +120,11 @@ fn the_dragged_block_is_driven_by_mu_n_in_steady_sliding() {
 #[test]
 fn a_driven_run_continued_to_a_later_end_is_identical_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
-    let a = run_to(dir.path(), "a", EVERY_KEY);
+    let a = run_to(dir.path(), "a", &every_key());
     let b = run_to(
         dir.path(),
         "b",
-        &EVERY_KEY.replace("end = 0.06", "end = 0.03"),
+        &every_key().replace("end = 0.06", "end = 0.03"),
     );
     let full = dir.path().join("a.toml");
     let o = emcontact(&[
@@ -205,12 +134,7 @@ fn a_driven_run_continued_to_a_later_end_is_identical_bit_for_bit() {
         b.to_str().unwrap(),
         "-q",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.status.code(), Some(0), "restart: {}", stderr(&o));
     for file in ["history.csv", "bodies.csv", "reactions.csv", "contacts.csv"] {
         assert!(bytes(&a, file) == bytes(&b, file), "{file} differs");
     }

@@ -16,16 +16,28 @@ def hertz(delta):
 
 
 def curve(case, level):
-    """(δ, F_FE / F_Hertz) at every step of a run (F_FE the whole
-    sphere's force: four times the quarter model's)."""
-    with open(case / "out" / f"hertz_{level}" / "contacts.csv") as f:
-        rows = list(csv.DictReader(f))
+    """(δ_{n+1}, F_FE / F_Hertz) at every step of a run. F_FE is the whole
+    sphere's force (four times the quarter model's `fnz` in contacts.csv),
+    the step's contact force at the midpoint: with the inertia negligible it
+    equals the algorithmic internal force, for St. Venant–Kirchhoff at small
+    strain the mean of the elastic forces at the step's two ends, whose
+    contact nodes sit on the sphere at δ_n and δ_{n+1}. So it is compared
+    with the mean of Hertz's force at δ_n and δ_{n+1} (δ = SPEED · t);
+    against Hertz at δ_{n+1} alone it would lag by half a step (F/F_Hertz
+    0.93–0.94 instead of 1.00–1.01 at the last of ten steps)."""
+    dt = {float(r["t"]): float(r["dt"]) for r in rows(case / "out" / f"hertz_{level}" / "history.csv")}
     out = []
-    for r in rows:
-        delta = SPEED * float(r["t"])
+    for r in rows(case / "out" / f"hertz_{level}" / "contacts.csv"):
+        t = float(r["t"])
         force = -4.0 * float(r["fnz"])
-        out.append((delta, force / hertz(delta)))
+        mean = 0.5 * (hertz(SPEED * (t - dt[t])) + hertz(SPEED * t))
+        out.append((SPEED * t, force / mean))
     return out
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
 
 
 def figures(case):
