@@ -13,9 +13,12 @@
 //!
 //! `newton/<solver>/OneObject-i100000-499`: a whole solve, from `r = 0` to 1e-8, of
 //! Siconos' `OneObject-i100000-499` (24 contacts, 72 unknowns, `W` dense), where the
-//! semismooth Newton (`nsn-nm-ls`, 33 steps) is our fastest and `auto` reaches it
+//! semismooth Newton (`nsn-nm-ls`, 12 steps) is our fastest and `auto` reaches it
 //! after its NSGS probe: the cost of a small dense Newton step. Thread CPU per solve
-//! is printed too (median of 50).
+//! is printed too (median of 50). Before the dense step of
+//! `global/dense_jacobian.rs` (saved as criterion baseline `before`): 33 steps,
+//! 2,175 µs (`nsn-nm-ls`) and 2,149 µs (`auto`) of thread CPU; after: 12 steps, 314 µs
+//! and 442 µs (docs/solvers.md, load average 8–10 both times).
 //!
 //! `fe-warm/<solver>/<contacts>`: the FE contact step's hot path — a reduced problem
 //! `u = W r + q` like the ones the FE code builds at each Newton iteration (W dense

@@ -166,3 +166,85 @@ impl DenseJacobian {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faer::sparse::{SparseColMat, Triplet};
+    use nalgebra::DMatrix;
+
+    /// A deterministic pseudo-random number in [-1, 1).
+    fn rnd(k: usize) -> f64 {
+        let x = (k as f64 * 12.9898 + 78.233).sin() * 43758.5453;
+        2.0 * (x - x.floor()) - 1.0
+    }
+
+    /// The step with the take-off contacts eliminated is the step of the whole
+    /// system `(B + A W) δ = −Φ`, solved densely by nalgebra.
+    fn same_step_as_the_full_system<const D: usize>() {
+        let nc = 5;
+        let n = D * nc;
+        let g = DMatrix::from_fn(n, n, |i, j| rnd(i * n + j));
+        let w = &g * g.transpose() / n as f64 + DMatrix::identity(n, n) * 0.3;
+        let trip: Vec<_> = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .map(|(i, j)| Triplet::new(i, j, w[(i, j)]))
+            .collect();
+        let sparse = SparseColMat::try_new_from_triplets(n, n, &trip).unwrap();
+        let p = LocalProblem::new(D, sparse, vec![0.1; n], vec![0.5; nc]).unwrap();
+        let open = |c: usize| c == 1 || c == 4;
+        let block =
+            |c: usize, s: usize| SMatrix::<f64, D, D>::from_fn(|i, j| rnd(s + 9 * c + D * i + j));
+        let a: Vec<_> = (0..nc)
+            .map(|c| {
+                if open(c) {
+                    SMatrix::zeros()
+                } else {
+                    block(c, 1000)
+                }
+            })
+            .collect();
+        let b: Vec<_> = (0..nc)
+            .map(|c| {
+                if open(c) {
+                    SMatrix::identity()
+                } else {
+                    block(c, 2000) + SMatrix::identity() * 2.0
+                }
+            })
+            .collect();
+        let phi: Vec<f64> = (0..n).map(|k| rnd(3000 + k)).collect();
+        let mut full = DMatrix::<f64>::zeros(n, n);
+        for c in 0..nc {
+            for i in 0..D {
+                for j in 0..n {
+                    let aw: f64 = (0..D).map(|l| a[c][(i, l)] * w[(D * c + l, j)]).sum();
+                    full[(D * c + i, j)] = aw;
+                }
+                for l in 0..D {
+                    full[(D * c + i, D * c + l)] += b[c][(i, l)];
+                }
+            }
+        }
+        let rhs = -nalgebra::DVector::from_vec(phi.clone());
+        let want = full.lu().solve(&rhs).unwrap();
+        let mut delta = vec![0.0; n];
+        let mut dense = DenseJacobian::new(n, nc);
+        dense.solve::<D>(&p, &a, &b, &phi, &mut delta).unwrap();
+        assert_eq!(dense.kept, vec![0, 2, 3]);
+        for k in 0..n {
+            assert!(
+                (delta[k] - want[k]).abs() <= 1e-12 * want.amax(),
+                "D = {D}, entry {k}: {} against {}",
+                delta[k],
+                want[k]
+            );
+        }
+    }
+
+    #[test]
+    fn eliminating_open_contacts_gives_the_full_systems_step() {
+        same_step_as_the_full_system::<2>();
+        same_step_as_the_full_system::<3>();
+    }
+}
