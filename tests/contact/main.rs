@@ -12,6 +12,7 @@ mod golf_ball;
 mod initial_overlap;
 mod ledgers;
 mod newton;
+mod one_solve;
 mod reactions;
 mod search;
 mod step_rejections;
