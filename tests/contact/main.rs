@@ -12,6 +12,8 @@ mod golf_ball;
 mod initial_overlap;
 mod ledgers;
 mod newton;
+mod quadratic_blocks;
+mod quadratic_faces;
 mod reactions;
 mod search;
 mod step_rejections;
