@@ -83,10 +83,6 @@ pub fn update_points<const D: usize>(set: &ContactSet, x1: &[f64], dt: f64) -> V
                     wg[a][i] = ev.weight * g[a][i];
                 }
             }
-            if std::env::var("QC_DEBUG").is_ok() && ev.power() + ev.dissipation_rate() > 0.0 {
-                let k1 = end_kinematics(&setup, &l1[..n]);
-                eprintln!("QC c>0 node {} face {:?} state {:?} cons {:?} g1 {:e} vn {:e} vt {:?} p {:e} t {:?} c {:e} loc {:?} nodes {:?} xi {:?}", nodes[0], ev.face, ev.state, ev.constraint, ev.g1, ev.v_n, ev.v_t, ev.p, ev.t, dt * ev.weight * (ev.power() + ev.dissipation_rate()), k1.as_ref().map(|k| k.location), &nodes[..n], k1.as_ref().map(|k| k.xi));
-            }
             out.push(UpdatePoint {
                 nodes,
                 n,
