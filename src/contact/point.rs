@@ -358,20 +358,19 @@ fn linearize_in<const D: usize, const N: usize>(
     law: ForceLaw,
     out: &mut Linear,
 ) -> Result<(), GeometryError> {
-    type T<const N: usize> = Dual<N>;
     let n = x0.len();
-    let mut xd = [[T::<N>::cst(0.0); 3]; MAX_NODES];
+    let mut xd = [[Dual::<N>::cst(0.0); 3]; MAX_NODES];
     for a in 0..n {
         for i in 0..3 {
             xd[a][i] = if i < D {
-                T::<N>::var(x1[a][i], a * D + i)
+                Dual::<N>::var(x1[a][i], a * D + i)
             } else {
-                T::<N>::cst(x1[a][i])
+                Dual::<N>::cst(x1[a][i])
             };
         }
     }
     let kin = kinematics(setup, x0, &xd[..n])?;
-    let (r, f) = force::<T<N>, D>(&kin, law);
+    let (r, f) = force::<Dual<N>, D>(&kin, law);
     let nd = n * D;
     out.n = n;
     out.nt = kin.nt;

@@ -8,8 +8,9 @@
 //! candidates are computed to round-off and the closer one is taken; an
 //! interior candidate is preferred only when strictly closer. No allocation.
 
-use super::shape::{edge_nodes, edge_xi, eval, interpolate, second_derivative, tangent};
-use super::vec3::{axpy, dot, norm, scale, sub, Vec3};
+use super::project::{closer, on_edge};
+use super::shape::{edge_nodes, eval, interpolate, second_derivative, tangent};
+use super::vec3::{axpy, dot, scale, sub, Vec3};
 use super::{Location, Projection};
 use crate::fe::ElementKind;
 
@@ -32,20 +33,7 @@ pub(super) fn project_curved(kind: ElementKind, x: &[Vec3], p: Vec3) -> Projecti
             distance: d2.sqrt(),
         };
     }
-    let boundary = boundary_closest(kind, x, p);
-    if let Some((xi, point)) = interior(kind, x, p) {
-        let distance = norm(sub(p, point));
-        if distance < boundary.distance {
-            return Projection {
-                kind,
-                xi,
-                location: Location::Interior,
-                point,
-                distance,
-            };
-        }
-    }
-    boundary
+    closer(kind, p, interior(kind, x, p), boundary_closest(kind, x, p))
 }
 
 /// The closest point on the boundary of a tri6 / quad8 / quad9: the best of
@@ -61,21 +49,7 @@ fn boundary_closest(kind: ElementKind, x: &[Vec3], p: Vec3) -> Projection {
         }
     }
     let (d2, k, t, point) = best;
-    let (location, xi) = if t <= 0.0 {
-        (Location::Vertex(k as u8), super::shape::vertex_xi(kind, k))
-    } else if t >= 1.0 {
-        let v = (k + 1) % nc;
-        (Location::Vertex(v as u8), super::shape::vertex_xi(kind, v))
-    } else {
-        (Location::Edge(k as u8), edge_xi(kind, k, t))
-    };
-    Projection {
-        kind,
-        xi,
-        location,
-        point,
-        distance: d2.sqrt(),
-    }
+    on_edge(kind, k, t, point, d2)
 }
 
 /// The parabola through `a` (ξ = −1), `b` (ξ = 1) and `m` (ξ = 0), the

@@ -48,6 +48,17 @@ pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projecti
         ElementKind::Tri3 => triangle_interior(master, xs),
         _ => quad_interior(master, xs),
     };
+    closer(kind, xs, interior, boundary)
+}
+
+/// The interior candidate `(ξ, x(ξ))` when it is strictly closer to `xs`
+/// than the boundary minimum, otherwise the boundary minimum.
+pub(super) fn closer(
+    kind: ElementKind,
+    xs: Vec3,
+    interior: Option<([f64; 2], Vec3)>,
+    boundary: Projection,
+) -> Projection {
     if let Some((xi, point)) = interior {
         let distance = norm(sub(xs, point));
         if distance < boundary.distance {
@@ -61,6 +72,27 @@ pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projecti
         }
     }
     boundary
+}
+
+/// The boundary projection at fraction `t ∈ [0, 1]` along edge `k` (a
+/// vertex at either end), with its point and squared distance.
+pub(super) fn on_edge(kind: ElementKind, k: usize, t: f64, point: Vec3, d2: f64) -> Projection {
+    let n = kind.n_corners();
+    let (location, xi) = if t <= 0.0 {
+        (Location::Vertex(k as u8), vertex_xi(kind, k))
+    } else if t >= 1.0 {
+        let v = (k + 1) % n;
+        (Location::Vertex(v as u8), vertex_xi(kind, v))
+    } else {
+        (Location::Edge(k as u8), edge_xi(kind, k, t))
+    };
+    Projection {
+        kind,
+        xi,
+        location,
+        point,
+        distance: d2.sqrt(),
+    }
 }
 
 /// Unit outward normal of the face at `xi` (`(τ_y, −τ_x)` in 2D,
@@ -106,21 +138,7 @@ fn boundary_closest(kind: ElementKind, master: &[Vec3], xs: Vec3) -> Projection 
         }
     }
     let (d2, k, t, point) = best;
-    let (location, xi) = if t <= 0.0 {
-        (Location::Vertex(k as u8), vertex_xi(kind, k))
-    } else if t >= 1.0 {
-        let v = (k + 1) % n;
-        (Location::Vertex(v as u8), vertex_xi(kind, v))
-    } else {
-        (Location::Edge(k as u8), edge_xi(kind, k, t))
-    };
-    Projection {
-        kind,
-        xi,
-        location,
-        point,
-        distance: d2.sqrt(),
-    }
+    on_edge(kind, k, t, point, d2)
 }
 
 /// Orthogonal projection onto the triangle's plane when it falls strictly inside.
