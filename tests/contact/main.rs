@@ -13,6 +13,8 @@ mod initial_overlap;
 mod ledgers;
 mod newton;
 mod one_solve;
+mod quadratic_blocks;
+mod quadratic_faces;
 mod reactions;
 mod search;
 mod step_rejections;
