@@ -231,6 +231,19 @@ fn contact_on_quadratic_faces_is_accepted() {
     assert!(!out.contains("error"), "{out}");
 }
 
+/// A pressure on a surface of line3 faces: exit 2 naming the key and
+/// saying why (loads are integrated on first-order faces only), never a
+/// load silently integrated on the wrong shape functions.
+#[test]
+fn pressure_on_quadratic_faces_is_refused() {
+    let load = "[[load]]\ngroup = \"outer\"\npressure = 1.0\n";
+    let (code, out, _, _dir) = check_ring(&ring_lines().join("\n"), load);
+    assert_eq!(code, Some(2), "{out}");
+    for want in ["load[0].pressure", "\"outer\" has second-order faces", "order 1"] {
+        assert!(out.contains(want), "missing {want:?} in: {out}");
+    }
+}
+
 /// A contact surface mixing line2 and line3 faces: exit 2, naming the mesh
 /// file, the key and its line, the group, the mix and both elements' Gmsh
 /// tags.
