@@ -2,7 +2,7 @@
 //! linearized step of [`super`] solved with `δx` and the multipliers `r`
 //! together, by a semismooth Newton method on the Alart–Curnier functions
 //! (Alart & Curnier 1991; Acary, Brémond & Dubois 2017, eq. 11; the
-//! library's [`NsnFunction::AlartCurnier`]) whose linear systems are sparse:
+//! library's [`NsnFunction::AlartCurnier`](crate::nonsmooth::global::NsnFunction::AlartCurnier)) whose linear systems are sparse:
 //!
 //! ```text
 //! ⎡ K        −H         ⎤ ⎡Δy⎤     ⎡ K y − H (r − r_old) + R ⎤
@@ -57,12 +57,10 @@
 
 use super::{EnforceError, EnforceOptions, SubproblemInfo};
 use crate::contact::geometry::MAX_NODES;
-use crate::contact::law::violation;
 use crate::contact::set::ContactSet;
 use crate::linalg::{BlockPattern, LinearSolver};
 use crate::model::Enforcement;
-use crate::nonsmooth::global::NsnFunction;
-use nalgebra::{SMatrix, SVector};
+use nalgebra::SMatrix;
 use std::time::Instant;
 
 mod params;
