@@ -8,7 +8,7 @@
 
 use crate::common::fixture::source;
 use crate::common::run::{emcontact, run_bin, stderr, write_input};
-use crate::ledgers::{check, root, run, shortened, Promise};
+use super::ledgers::{check, root, run, shortened, Promise};
 use emcontact::output::{read_csv, CsvTable};
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,5 @@
-//! Fixtures and checks shared by the test crates, included by each as
-//! `#[path = "../common/mod.rs"] mod common;` (not every crate uses all of it).
+//! Fixtures and checks shared by the areas of the test suite (`tests/suite.rs`;
+//! not every area uses all of it).
 #![allow(dead_code)]
 
 pub mod fclib;

@@ -18,7 +18,7 @@ fn blocks() -> String {
 /// The golf ball thrown at a club head held at its back face (the impact of
 /// golf_ball.rs seen from the club).
 fn golf() -> String {
-    crate::golf_ball::golf(0.5, true)
+    super::golf_ball::golf(0.5, true)
         .remove("body.1.velocity")
         .set("body.0.velocity", vec![16.9047, 0.0, -36.2523])
         .set("time.end", 0.5)

@@ -10,7 +10,7 @@ use emcontact::nonsmooth::problem::LocalProblem;
 use emcontact::nonsmooth::{self, Control, SolveError};
 use faer::sparse::{SparseColMat, Triplet};
 
-use crate::check::natural_map_error;
+use super::check::natural_map_error;
 
 fn problem(name: &str) -> LocalProblem {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -5,8 +5,8 @@
 //! supernodal LU. The restricted solves of `W` check a sampled column and
 //! take full solves where it misses.
 
-use crate::matrices::{relative_residual, rhs, round_off_floor};
-use crate::saddle_point::{grid_2d, grid_3d, Saddle};
+use super::matrices::{relative_residual, rhs, round_off_floor};
+use super::saddle_point::{grid_2d, grid_3d, Saddle};
 use emcontact::linalg::{
     FillOrdering, LinearMethod, LinearParams, LinearSolver, LuError, LuParams, SparseLu,
     SupernodalLu, SymbolicFactor,

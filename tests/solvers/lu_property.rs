@@ -6,7 +6,7 @@
 //! solve keeps the contract, and its solution agrees with faer's within
 //! what the two residuals allow: `‖x − x_faer‖ ≤ ‖A⁻¹‖ (‖r‖ + ‖r_faer‖)`.
 
-use crate::matrices::{
+use super::matrices::{
     hex8_cells, multipliers, quad4_cells, relative_residual, rhs, round_off_floor, stiffness,
     Multiplier,
 };

@@ -7,10 +7,10 @@
 //! `inputs/ring_impact.toml` in contact (2D, 2 dofs per node, t = 0.65).
 //! Each is solved by the linear solver to its contract.
 //!
-//! `cargo test --release --test solvers -- --ignored dump_real_tangents`
+//! `cargo test --release --test suite -- --ignored dump_real_tangents`
 //! writes them again from the current code.
 
-use crate::matrices::{relative_residual, rhs, round_off_floor};
+use super::matrices::{relative_residual, rhs, round_off_floor};
 use emcontact::driver;
 use emcontact::dynamics::{State, Stepper};
 use emcontact::input;

@@ -5,7 +5,7 @@
 //! is solved to the solver's residual contract, with and without the
 //! contact nodes ordered last.
 
-use crate::matrices::{
+use super::matrices::{
     hex8_cells, multipliers, quad4_cells, relative_residual, rhs, round_off_floor, stiffness,
     Multiplier,
 };

@@ -288,6 +288,6 @@ fn convert_writes_the_same_problem_and_solve_reads_dat() {
     let c = local(fclib::read_problem(&sol).unwrap().0);
     let s = fclib::read_solution(&sol).unwrap().unwrap();
     let r = s.r.unwrap();
-    let e = crate::check::natural_map_error(&c, &r);
+    let e = super::check::natural_map_error(&c, &r);
     assert!(e <= 1e-8, "error {e} by the independent check");
 }

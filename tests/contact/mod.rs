@@ -1,8 +1,6 @@
 //! Contact: geometry and its operators, the broad phase, the exact tangent, the swept
 //! test, enforcement, and contact dynamics (energy, dissipation, momenta, the Coulomb law).
 
-#[path = "../common/mod.rs"]
-mod common;
 
 mod blocks_stick;
 mod chord;

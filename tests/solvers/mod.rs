@@ -1,8 +1,6 @@
 //! Solvers: the frictional-contact library (local and global solvers, FCLIB files
 //! through the library and the command line) and the linear solvers of the stepper.
 
-#[path = "../common/mod.rs"]
-mod common;
 
 mod check;
 mod default_solver;

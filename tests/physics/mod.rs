@@ -1,8 +1,6 @@
 //! Physics invariants: shape functions and quadrature, element kernels, materials, one
 //! energy-momentum step, free flight; energy and momenta to the tolerance the theory promises.
 
-#[path = "../common/mod.rs"]
-mod common;
 
 mod cantilever;
 mod free_flight;

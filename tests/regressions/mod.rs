@@ -1,8 +1,6 @@
 //! One test file per bug, named after the bug: each reproduces what went wrong and fails
 //! if it comes back.
 
-#[path = "../common/mod.rs"]
-mod common;
 
 mod augmented_lagrangian_cycles_open_closed;
 mod disk_tunnels_through_block;
