@@ -7,7 +7,8 @@ use crate::common::fixture::Fixture;
 use crate::common::run::{model, run_bin, run_text};
 use emcontact::driver::balance::VERDICT_EXIT;
 use emcontact::driver::intrusion::{Intruders, Target};
-use emcontact::driver::{self, Stepper};
+use emcontact::driver;
+use emcontact::dynamics::Stepper;
 use emcontact::model::Model;
 
 /// The boxes of `box_on_box` (base `[-1, 1]² × [-1, 0]`, faces 0.5 wide;
