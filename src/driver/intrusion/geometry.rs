@@ -145,6 +145,35 @@ pub fn inside(kind: ElementKind, x: &[V], p: V) -> bool {
     }
 }
 
+/// Distance from `p` (inside it) to the boundary of the element of kind
+/// `kind` with vertices `x`: how far it is inside that element.
+pub fn depth_in(kind: ElementKind, x: &[V], p: V) -> f64 {
+    let sides = |faces: &[&[usize]]| {
+        faces
+            .iter()
+            .map(|f| match f.len() {
+                2 => to_segment(x[f[0]], x[f[1]], p),
+                3 => to_triangle(x[f[0]], x[f[1]], x[f[2]], p),
+                _ => to_bilinear(&[x[f[0]], x[f[1]], x[f[2]], x[f[3]]], p),
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    match kind {
+        ElementKind::Tri3 => sides(&[&[0, 1], &[1, 2], &[2, 0]]),
+        ElementKind::Quad4 => sides(&[&[0, 1], &[1, 2], &[2, 3], &[3, 0]]),
+        ElementKind::Tet4 => sides(&[&[0, 1, 2], &[0, 1, 3], &[0, 2, 3], &[1, 2, 3]]),
+        ElementKind::Hex8 => sides(&[
+            &[0, 1, 2, 3],
+            &[4, 5, 6, 7],
+            &[0, 1, 5, 4],
+            &[1, 2, 6, 5],
+            &[2, 3, 7, 6],
+            &[3, 0, 4, 7],
+        ]),
+        _ => 0.0,
+    }
+}
+
 /// Distance from `p` to the segment `a b`.
 fn to_segment(a: V, b: V, p: V) -> f64 {
     let t = sub(b, a);

@@ -18,7 +18,10 @@
 //! it, inside one of them, and report its gap as a depth); a quad4, tri3 or
 //! tet4 by its triangles. A node inside is as deep as its distance to the
 //! body's boundary surface (its closest boundary face, bilinear for quad4
-//! faces). Quadratic elements are not checked. Rigid masters (planes,
+//! faces); inside its own body, where the faces around the node are left
+//! out of that distance, at most as deep as it is inside the element it is
+//! in (how far the body overlaps itself there). Quadratic elements are not
+//! checked. Rigid masters (planes,
 //! spheres, cylinders) give the depth `−g` of their signed gap.
 //!
 //! # Tolerance
@@ -391,18 +394,25 @@ impl Intruders {
                     continue;
                 };
                 body.element_hash.candidates(p, &mut candidates);
-                let inside = candidates.iter().any(|&e| {
+                let within = candidates.iter().find_map(|&e| {
                     let el = &body.elements[e];
                     let mut xs = [[0.0; 3]; 8];
                     for (k, &n) in el.nodes().iter().enumerate().take(8) {
                         xs[k] = x3[n];
                     }
-                    !el.nodes().contains(&a) && geometry::inside(el.kind, &xs, p)
+                    (!el.nodes().contains(&a) && geometry::inside(el.kind, &xs, p))
+                        .then(|| geometry::depth_in(el.kind, &xs, p))
                 });
-                if !inside {
+                let Some(within) = within else {
                     continue;
+                };
+                let mut depth = depth(body, x3, a, &mut candidates);
+                if a_body == b {
+                    // through its own body: the faces around the node are
+                    // left out of the boundary distance, so the element it
+                    // is in bounds how deep the body overlaps itself there
+                    depth = depth.min(within);
                 }
-                let depth = depth(body, x3, a, &mut candidates);
                 if depth > tol && !self.held_out(a, b, tol, x3, contacts) {
                     hit.add(a, depth, tol);
                 }
