@@ -56,14 +56,7 @@ fn distance(segs: &[(P, P)], p: P) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-// Open: shadowing the dropped points instead (evaluated, counted in the
-// law's violation, lifted where they penetrate) passes this test (5.0e-11 h
-// to t = 1.6, one Newton iteration more), but made two friction-block tests
-// fail: `contact::reactions` (a step that does not converge in 25
-// iterations, the stalled subproblem dropping the lifted points again) and
-// `contact::blocks_stick` (a no-slip step's energy 1.01e-11 E0).
 #[test]
-#[ignore = "open bug: a dropped second pass lets node 575 1.2e-3 h through ring 1"]
 fn no_node_of_ring2_goes_through_ring1_when_the_second_pass_stalls() {
     let dir = tempfile::tempdir().unwrap();
     let text = Fixture::file("validation/ring_impact/frictionless.toml")
