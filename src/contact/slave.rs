@@ -25,7 +25,9 @@ pub enum Role {
     /// first pass already carries its constraint ([`super::narrow::on_nodes`]).
     Redundant,
     /// A second-pass slave whose constraint the first pass holds at this
-    /// iterate (saddle-point enforcement, [`super::second_pass`]).
+    /// iterate ([`super::second_pass`]: the shadow rule, or a subproblem
+    /// that stalled with both passes): evaluated, without a multiplier, and
+    /// enforced again where it penetrates.
     Shadowed,
 }
 

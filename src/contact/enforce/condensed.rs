@@ -87,7 +87,7 @@ struct Candidate {
 fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     let pair = &set.pairs[p];
     let point = &pair.points[k];
-    if !pair.has_multipliers() || !point.on_master() {
+    if !pair.has_multipliers() || !point.on_master() || !point.acts() {
         return false;
     }
     pair.engaged(k) || point.lin.g1 < CANDIDATE_GAP * pair.surface.h
@@ -410,7 +410,7 @@ fn solve_reduced<const D: usize>(
             })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
-                set.pairs[c.pair].points[c.point].role = Role::Redundant;
+                set.pairs[c.pair].points[c.point].role = Role::Shadowed;
             }
         }
         info.iterations = i.iterations;
