@@ -29,6 +29,11 @@ pub enum Role {
     /// that stalled with both passes): evaluated, without a multiplier, and
     /// enforced again where it penetrates.
     Shadowed,
+    /// A shadowed second-pass point that penetrated and is enforced again
+    /// for the rest of the step ([`super::second_pass::lift`]): a stalled
+    /// subproblem keeps it (dropping it again would let it back through and
+    /// lift it again, every Newton iteration until the step fails).
+    Lifted,
 }
 
 /// One slave point (module docs).
@@ -73,7 +78,7 @@ impl SlavePoint {
             Constraint::Gap
         };
         self.r = self.warm_start();
-        if self.role == Role::Shadowed {
+        if matches!(self.role, Role::Shadowed | Role::Lifted) {
             self.role = Role::Enforced;
         }
     }
@@ -110,6 +115,6 @@ impl SlavePoint {
 
     /// Whether the point carries a constraint at the iterate.
     pub(super) fn acts(&self) -> bool {
-        self.role == Role::Enforced
+        matches!(self.role, Role::Enforced | Role::Lifted)
     }
 }
