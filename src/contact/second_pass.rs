@@ -53,7 +53,7 @@ use super::slave::Role;
 const ENGAGED_GAP: f64 = 0.25;
 
 /// Applies the shadow rule (module docs) to every second-pass point of the
-/// pairs with multipliers that is not redundant.
+/// pairs with multipliers that is not shadowed yet.
 pub fn shadow(set: &mut ContactSet) {
     for i in 1..set.pairs.len() {
         let (first, rest) = set.pairs.split_at_mut(i);
@@ -74,7 +74,8 @@ pub fn shadow(set: &mut ContactSet) {
         };
         let tol = p2.tol_abs;
         for (k, point) in p2.points.iter_mut().enumerate() {
-            if point.role == Role::Redundant {
+            // a point on a first-pass node stays shadowed (set::begin_step)
+            if point.role != Role::Enforced {
                 continue;
             }
             let face = p2.narrow.held[k];

@@ -21,13 +21,11 @@ pub enum Role {
     /// Evaluated against a master face (or the plane) and enforced.
     #[default]
     Enforced,
-    /// A second-pass slave on a first-pass slave's node in this step: the
-    /// first pass already carries its constraint ([`super::narrow::on_nodes`]).
-    Redundant,
     /// A second-pass slave whose constraint the first pass holds at this
-    /// iterate ([`super::second_pass`]: the shadow rule, or a subproblem
-    /// that stalled with both passes): evaluated, without a multiplier, and
-    /// enforced again where it penetrates.
+    /// iterate ([`super::second_pass`]: on a first-pass slave's node at the
+    /// step's start, [`super::narrow::on_nodes`]; the shadow rule; or a
+    /// subproblem that stalled with both passes): evaluated, without a
+    /// multiplier, and enforced again where it penetrates.
     Shadowed,
     /// A shadowed second-pass point that penetrated and is enforced again
     /// for the rest of the step ([`super::second_pass::lift`]): a stalled
