@@ -1,4 +1,4 @@
-//! Three groups.
+//! Four groups.
 //!
 //! `nsgs-sweep/KaplasTower`: one NSGS-AC Gauss–Seidel sweep
 //! ([`nsgs_ac::Sweeper`]) over the 570 contacts of Siconos' `KaplasTower-i1061-4`
@@ -7,6 +7,18 @@
 //! "NSGS sweep"): 104 µs of thread CPU per sweep (385 µs wall on the loaded shared
 //! machine), saved as criterion baseline `solvers`; the CSR row products the
 //! contiguous blocks replaced took 1.57× as long in whole solves (same 1,056 sweeps).
+//! Before criterion runs, the bench prints the thread CPU per sweep around 1,000
+//! sweeps of the same `Sweeper` (three repeats): wall-clock criterion figures on the
+//! shared machine depend on its load, thread CPU much less.
+//!
+//! `newton/<solver>/OneObject-i100000-499`: a whole solve, from `r = 0` to 1e-8, of
+//! Siconos' `OneObject-i100000-499` (24 contacts, 72 unknowns, `W` dense), where the
+//! semismooth Newton (`nsn-nm-ls`, 12 steps) is our fastest and `auto` reaches it
+//! after its NSGS probe: the cost of a small dense Newton step. Thread CPU per solve
+//! is printed too (median of 50). Before the dense step of
+//! `global/dense_jacobian.rs` (saved as criterion baseline `before`): 33 steps,
+//! 2,175 µs (`nsn-nm-ls`) and 2,149 µs (`auto`) of thread CPU; after: 12 steps, 314 µs
+//! and 442 µs (docs/solvers.md, load average 8–10 both times).
 //!
 //! `fe-warm/<solver>/<contacts>`: the FE contact step's hot path — a reduced problem
 //! `u = W r + q` like the ones the FE code builds at each Newton iteration (W dense
@@ -166,19 +178,42 @@ fn fe_warm(c: &mut Criterion) {
     g.finish();
 }
 
-fn nsgs_sweep(c: &mut Criterion) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/siconos-dat/KaplasTower-i1061-4.hdf5"
+/// CPU seconds of the calling thread.
+fn thread_cpu() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// A local problem of `tests/data/siconos-dat/`.
+fn sample(name: &str) -> LocalProblem {
+    let path = format!(
+        "{}/tests/data/siconos-dat/{name}",
+        env!("CARGO_MANIFEST_DIR")
     );
-    let (p, _) = read_problem(path).expect("KaplasTower sample file");
+    let (p, _) = read_problem(&path).expect("sample file");
     let FclibProblem::Local(p) = p else {
-        panic!("KaplasTower is a local problem")
+        panic!("{name} is a local problem")
     };
+    p
+}
+
+fn nsgs_sweep(c: &mut Criterion) {
+    let p = sample("KaplasTower-i1061-4.hdf5");
     let sweeper = Sweeper::new(&p, &NsgsAcParams::default());
     let mut r0 = vec![0.0; p.size()];
     for _ in 0..200 {
         sweeper.sweep(&mut r0);
+    }
+    for _ in 0..3 {
+        let mut r = r0.clone();
+        let t = thread_cpu();
+        for _ in 0..1000 {
+            sweeper.sweep(black_box(&mut r));
+        }
+        eprintln!(
+            "nsgs-sweep/KaplasTower: {:.1} µs of thread CPU per sweep (1,000 sweeps)",
+            (thread_cpu() - t) * 1e3
+        );
     }
     let mut g = c.benchmark_group("nsgs-sweep");
     g.throughput(Throughput::Elements(p.n_contacts as u64));
@@ -191,5 +226,37 @@ fn nsgs_sweep(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, nsgs_sweep, fe_warm, local_solvers);
+fn newton(c: &mut Criterion) {
+    let name = "OneObject-i100000-499";
+    let p = sample(&format!("{name}.hdf5"));
+    let control = Control::with_tol(1e-8);
+    let mut g = c.benchmark_group("newton");
+    for solver in ["nsn-nm-ls", "auto"] {
+        let solve = || {
+            let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
+            let info = nonsmooth::solve(&p, &mut r, &mut u, solver, &control);
+            black_box(r);
+            info
+        };
+        let info = solve().expect("OneObject converges");
+        let mut cpu: Vec<f64> = (0..50)
+            .map(|_| {
+                let t = thread_cpu();
+                let _ = solve();
+                thread_cpu() - t
+            })
+            .collect();
+        cpu.sort_by(f64::total_cmp);
+        eprintln!(
+            "newton/{solver}/{name}: {} iterations, {} Newton steps, {:.0} µs of thread CPU (median of 50)",
+            info.iterations,
+            info.newton_steps,
+            cpu[25] * 1e6
+        );
+        g.bench_function(format!("{solver}/{name}"), |b| b.iter(solve));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, nsgs_sweep, newton, fe_warm, local_solvers);
 criterion_main!(benches);

@@ -31,7 +31,7 @@
 //! moves on to a third face still settles.
 
 use super::broad::node_x;
-use super::geometry::{project, Location};
+use super::geometry::{project, Location, MAX_FACE_NODES};
 use super::search::SpatialHash;
 use super::surface::{face_normal_raw, Master, Surface};
 use crate::mesh::Element;
@@ -108,7 +108,7 @@ impl Narrow {
                 (Some((b, _)), Some(f)) if b == f => Some(f),
                 (Some((b, pb)), Some(f)) => {
                     let e = &faces[f];
-                    let mut xf = [[0.0; 3]; 4];
+                    let mut xf = [[0.0; 3]; MAX_FACE_NODES];
                     for (i, &a) in e.nodes().iter().enumerate() {
                         xf[i] = self.x3[a];
                     }
@@ -161,7 +161,7 @@ impl Narrow {
     }
 
     fn update_node_normals(&mut self, faces: &[Element]) {
-        let mut xs = [[0.0; 3]; 4];
+        let mut xs = [[0.0; 3]; MAX_FACE_NODES];
         for e in faces {
             for &a in e.nodes() {
                 self.node_normal[a] = [0.0; 3];
@@ -193,7 +193,7 @@ impl Narrow {
             Location::Vertex(k) => Some(self.node_normal[nodes[k as usize]]),
             Location::Edge(k) => {
                 let a = self.node_normal[nodes[k as usize]];
-                let b = self.node_normal[nodes[(k as usize + 1) % nodes.len()]];
+                let b = self.node_normal[nodes[(k as usize + 1) % e.kind.n_corners()]];
                 Some([a[0] + b[0], a[1] + b[1], a[2] + b[2]])
             }
         }
@@ -212,7 +212,7 @@ pub fn beside_rim(s: &Surface, e: &Element, loc: Location) -> bool {
         Location::Interior => false,
         Location::Vertex(k) => s.rim_nodes[nodes[k as usize]],
         Location::Edge(k) => {
-            let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % nodes.len()]);
+            let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % e.kind.n_corners()]);
             s.rim_edges.contains(&(a.min(b), a.max(b)))
         }
     }

@@ -28,15 +28,24 @@
 
 use super::geometry::real::{Dual, Real};
 use super::geometry::vec3::{axpy, cst, dot, norm, scale, sub, Vec3};
-use super::geometry::{project, project_unclamped, GeometryError, Kinematics, Location, MAX_NODES};
+use super::geometry::{
+    project, project_unclamped, GeometryError, Kinematics, Location, MAX_FACE_NODES, MAX_NODES,
+};
 use super::law::{penalty, Constraint};
 use super::narrow::{beside_rim, Narrow};
 use super::rigid::Pose;
 use super::surface::{Master, Surface};
 use crate::fe::ElementKind;
 
-/// Most end-of-step coordinates one contact point depends on (slave + quad4).
+/// Most end-of-step coordinates one contact point depends on (slave + quad9).
 pub const MAX_DOFS: usize = 3 * MAX_NODES;
+
+/// Dual numbers of this many derivatives linearize points of at most this
+/// many coordinates (a slave on a first-order face: at most 3·5); larger
+/// elements (second-order faces) take [`MAX_DOFS`]. The cost of a dual
+/// operation grows with its length, and first-order contact should not pay
+/// for the largest face.
+const FIRST_ORDER_DOFS: usize = 15;
 
 /// How far (parametric units) beyond its edges a face is extended: at the end
 /// of the step, where the face is the slave's closest (or the held one,
@@ -81,7 +90,7 @@ pub struct PointKin<T: Real> {
 
 /// Whether `xi` lies in the reference face enlarged by `slack`.
 fn within_face(kind: ElementKind, xi: [f64; 2], slack: f64) -> bool {
-    match kind {
+    match kind.linear() {
         ElementKind::Line2 => xi[0].abs() <= 1.0 + slack,
         ElementKind::Tri3 => xi[0] >= -slack && xi[1] >= -slack && xi[0] + xi[1] <= 1.0 + slack,
         _ => xi[0].abs() <= 1.0 + slack && xi[1].abs() <= 1.0 + slack,
@@ -124,7 +133,7 @@ fn kinematics_at<T: Real>(
         (Master::Faces(faces), Some(f)) => {
             let e = &faces[f];
             let n = x.len();
-            let mut xf = [[0.0; 3]; 4];
+            let mut xf = [[0.0; 3]; MAX_FACE_NODES];
             for (a, p) in x[1..n].iter().enumerate() {
                 xf[a] = [p[0].re(), p[1].re(), p[2].re()];
             }
@@ -334,20 +343,34 @@ pub fn linearize<const D: usize>(
     law: ForceLaw,
     out: &mut Linear,
 ) -> Result<(), GeometryError> {
-    type T = Dual<MAX_DOFS>;
+    if x0.len() * D <= FIRST_ORDER_DOFS {
+        linearize_in::<D, FIRST_ORDER_DOFS>(setup, x0, x1, law, out)
+    } else {
+        linearize_in::<D, MAX_DOFS>(setup, x0, x1, law, out)
+    }
+}
+
+/// [`linearize`] in dual numbers of `N ≥ n·D` derivatives.
+fn linearize_in<const D: usize, const N: usize>(
+    setup: &PointSetup,
+    x0: &[[f64; 3]],
+    x1: &[[f64; 3]],
+    law: ForceLaw,
+    out: &mut Linear,
+) -> Result<(), GeometryError> {
     let n = x0.len();
-    let mut xd = [[T::cst(0.0); 3]; MAX_NODES];
+    let mut xd = [[Dual::<N>::cst(0.0); 3]; MAX_NODES];
     for a in 0..n {
         for i in 0..3 {
             xd[a][i] = if i < D {
-                T::var(x1[a][i], a * D + i)
+                Dual::<N>::var(x1[a][i], a * D + i)
             } else {
-                T::cst(x1[a][i])
+                Dual::<N>::cst(x1[a][i])
             };
         }
     }
     let kin = kinematics(setup, x0, &xd[..n])?;
-    let (r, f) = force::<T, D>(&kin, law);
+    let (r, f) = force::<Dual<N>, D>(&kin, law);
     let nd = n * D;
     out.n = n;
     out.nt = kin.nt;
@@ -355,11 +378,15 @@ pub fn linearize<const D: usize>(
     out.g1 = kin.g1.v;
     out.v_n = kin.v_n.v;
     out.v_t = [kin.v_t[0].v, kin.v_t[1].v];
+    let copy = |d: &[f64; N], to: &mut [f64; MAX_DOFS]| {
+        to[..N].copy_from_slice(d);
+        to[N..].iter_mut().for_each(|v| *v = 0.0);
+    };
     for k in 0..3 {
         out.u[k] = kin.u[k].v;
         out.r[k] = r[k].v;
-        out.dr[k] = r[k].d;
-        out.b[k] = kin.u[k].d;
+        copy(&r[k].d, &mut out.dr[k]);
+        copy(&kin.u[k].d, &mut out.b[k]);
         for a in 0..n {
             for i in 0..D {
                 out.h[k][a * D + i] = kin.h[k][a][i].v;
@@ -373,7 +400,7 @@ pub fn linearize<const D: usize>(
     }
     for row in 0..MAX_DOFS {
         out.force[row] = f[row].v;
-        out.k[row] = f[row].d;
+        copy(&f[row].d, &mut out.k[row]);
     }
     Ok(())
 }

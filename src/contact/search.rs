@@ -91,7 +91,8 @@ impl SpatialHash {
     }
 
     /// (Re)build from the current node positions `x` and the master `faces`
-    /// (line2, tri3 or quad4 elements indexing `x`). Reuses all allocations of
+    /// (line2, tri3, quad4 or second-order faces indexing `x`; the box of a
+    /// curved face is enlarged by its bulge). Reuses all allocations of
     /// the previous build. Panics if a face indexes outside `x` (caller bug).
     #[track_caller]
     pub fn rebuild(&mut self, x: &[[f64; 3]], faces: &[Element]) {
@@ -108,9 +109,10 @@ impl SpatialHash {
                 }
             }
             size_sum += (0..3).map(|d| b[1][d] - b[0][d]).fold(0.0, f64::max);
+            let pad = m + bulge(f, x);
             for d in 0..3 {
-                b[0][d] -= m;
-                b[1][d] += m;
+                b[0][d] -= pad;
+                b[1][d] += pad;
             }
             self.boxes.push(b);
         }
@@ -253,7 +255,7 @@ impl SpatialHash {
             }
             let face = &faces[f];
             let kind = face.kind;
-            let mut nodes = [[0.0; 3]; 4];
+            let mut nodes = [[0.0; 3]; crate::contact::geometry::MAX_FACE_NODES];
             for (k, &n) in face.nodes().iter().enumerate() {
                 nodes[k] = x[n];
             }
@@ -274,6 +276,35 @@ impl SpatialHash {
         }
         best
     }
+}
+
+/// How far a second-order face may reach beyond the box of its nodes: twice
+/// the largest distance of a midside (or centre) node from the point of the
+/// corners' own face at the same parameters. A parabola lies in the hull of
+/// its Bézier points, the middle one at the midside node moved once more by
+/// that distance, so once is enough for an edge; twice covers the centre of
+/// a quad. Zero for first-order faces.
+fn bulge(f: &Element, x: &[[f64; 3]]) -> f64 {
+    let kind = f.kind;
+    if kind.order() == 1 {
+        return 0.0;
+    }
+    let nodes = f.nodes();
+    let nc = kind.n_corners();
+    let mut worst: f64 = 0.0;
+    for (k, &a) in nodes.iter().enumerate().skip(nc) {
+        // edge node k − nc between corners (k − nc) and (k − nc + 1) mod nc;
+        // quad9's centre is the mean of the corners
+        let c: [f64; 3] = if k - nc < nc {
+            let (i, j) = (nodes[k - nc], nodes[(k - nc + 1) % nc]);
+            std::array::from_fn(|d| 0.5 * (x[i][d] + x[j][d]))
+        } else {
+            std::array::from_fn(|d| nodes[..nc].iter().map(|&i| x[i][d]).sum::<f64>() / nc as f64)
+        };
+        let dev: [f64; 3] = std::array::from_fn(|d| x[a][d] - c[d]);
+        worst = worst.max((dev[0] * dev[0] + dev[1] * dev[1] + dev[2] * dev[2]).sqrt());
+    }
+    2.0 * worst
 }
 
 /// Calls `visit` for every grid cell overlapped by box `b`.

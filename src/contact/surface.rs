@@ -3,8 +3,21 @@
 //! are the slave nodes), the master side (faces of a deformable surface, or
 //! a fixed rigid plane), the master surface's rim, and the characteristic
 //! face size `h` that scales the pair's tolerances.
+//!
+//! Faces are first order (line2; tri3, quad4) or second order (line3; tri6,
+//! quad8, quad9), one order per surface. Every node of a slave surface is a
+//! contact point, the midside and centre nodes of second-order faces
+//! included. Their tributary areas cannot be the first-order rule `∫ N_a dA`:
+//! on a tri6 it is zero at the corners and on a quad8 negative (a corner
+//! would then carry no or an adhesive contact force). Second-order faces take
+//! the HRZ diagonal scaling (Hinton, Rock & Zienkiewicz 1976) of the face's
+//! "mass" `∫ N_a N_b dA`: `w_a = A ∫N_a² dA / Σ_b ∫N_b² dA`, positive at
+//! every node and summing to the face area `A`; on a straight line3 it is
+//! Simpson's rule (1/6, 1/6, 2/3), on an affine quad9 its tensor product,
+//! both equal to `∫ N_a dA` there.
 
 use super::geometry::vec3::{cross, norm, sub};
+use super::geometry::MAX_FACE_NODES;
 use crate::fe::ElementKind;
 use crate::mesh::{Element, Mesh};
 use crate::model::{ContactSpec, MasterSpec};
@@ -20,6 +33,12 @@ pub enum ContactSetupError {
         group: String,
         kind: &'static str,
         dim: usize,
+    },
+    #[error("contact surface \"{group}\" mixes first- and second-order faces ({first} and {second}): use one order per surface")]
+    MixedOrders {
+        group: String,
+        first: &'static str,
+        second: &'static str,
     },
 }
 
@@ -68,9 +87,11 @@ pub struct Surface {
     pub rim_nodes: Vec<bool>,
 }
 
-/// Unnormalized outward normal of a face (2D segment: `(t_y, −t_x)`).
+/// Unnormalized outward normal of a face from its corners (2D segment:
+/// `(t_y, −t_x)`; a second-order face's corner line, triangle or quad, which
+/// gives its orientation but not its curvature).
 pub fn face_normal_raw(kind: ElementKind, x: &[[f64; 3]]) -> [f64; 3] {
-    match kind {
+    match kind.linear() {
         ElementKind::Line2 => {
             let t = sub(x[1], x[0]);
             [t[1], -t[0], 0.0]
@@ -80,7 +101,9 @@ pub fn face_normal_raw(kind: ElementKind, x: &[[f64; 3]]) -> [f64; 3] {
     }
 }
 
-/// Tributary areas `∫ N_a dA` of a face's nodes (2×2 Gauss on quad4).
+/// Tributary areas of a face's nodes: `∫ N_a dA` on first-order faces (2×2
+/// Gauss on quad4), the HRZ scaling on second-order ones (module docs).
+/// `out` holds at least the face's node count.
 pub fn face_weights(kind: ElementKind, x: &[[f64; 3]], out: &mut [f64]) {
     match kind {
         ElementKind::Line2 => {
@@ -91,7 +114,7 @@ pub fn face_weights(kind: ElementKind, x: &[[f64; 3]], out: &mut [f64]) {
             let a = norm(cross(sub(x[1], x[0]), sub(x[2], x[0]))) / 2.0;
             out[..3].iter_mut().for_each(|w| *w = a / 3.0);
         }
-        _ => {
+        ElementKind::Quad4 => {
             let g = 1.0 / 3f64.sqrt();
             out[..4].iter_mut().for_each(|w| *w = 0.0);
             for (xi, eta) in [(-g, -g), (g, -g), (g, g), (-g, g)] {
@@ -117,6 +140,39 @@ pub fn face_weights(kind: ElementKind, x: &[[f64; 3]], out: &mut [f64]) {
                 }
             }
         }
+        _ => hrz_weights(kind, x, out),
+    }
+}
+
+/// HRZ tributary areas of a second-order face (module docs), integrated by
+/// the face kind's mass rule (exact for `N_a²` on an undistorted face).
+fn hrz_weights(kind: ElementKind, x: &[[f64; 3]], out: &mut [f64]) {
+    let nn = kind.n_nodes();
+    let (mut n, mut dn) = ([0.0; MAX_FACE_NODES], [[0.0; 3]; MAX_FACE_NODES]);
+    let mut diag = [0.0; MAX_FACE_NODES];
+    let mut area = 0.0;
+    for q in kind.quadrature() {
+        kind.shape(&q.xi, &mut n, &mut dn);
+        let (mut t1, mut t2) = ([0.0; 3], [0.0; 3]);
+        for a in 0..nn {
+            for i in 0..3 {
+                t1[i] += dn[a][0] * x[a][i];
+                t2[i] += dn[a][1] * x[a][i];
+            }
+        }
+        let j = if kind.ref_dim() == 1 {
+            norm(t1)
+        } else {
+            norm(cross(t1, t2))
+        };
+        area += q.weight * j;
+        for a in 0..nn {
+            diag[a] += q.weight * j * n[a] * n[a];
+        }
+    }
+    let total: f64 = diag[..nn].iter().sum();
+    for a in 0..nn {
+        out[a] = area * diag[a] / total;
     }
 }
 
@@ -128,7 +184,7 @@ fn rim(faces: &[Element], dim: usize, n_nodes: usize) -> (HashSet<(usize, usize)
         let mut uses = vec![0u32; n_nodes];
         faces
             .iter()
-            .flat_map(|e| e.nodes())
+            .flat_map(|e| &e.nodes()[..e.kind.n_corners()])
             .for_each(|&a| uses[a] += 1);
         for (a, &u) in uses.iter().enumerate() {
             nodes[a] = u == 1;
@@ -137,7 +193,7 @@ fn rim(faces: &[Element], dim: usize, n_nodes: usize) -> (HashSet<(usize, usize)
     }
     let mut count: HashMap<(usize, usize), u32> = HashMap::new();
     for e in faces {
-        let n = e.nodes();
+        let n = &e.nodes()[..e.kind.n_corners()];
         for k in 0..n.len() {
             let (a, b) = (n[k], n[(k + 1) % n.len()]);
             *count.entry((a.min(b), a.max(b))).or_default() += 1;
@@ -153,26 +209,35 @@ fn rim(faces: &[Element], dim: usize, n_nodes: usize) -> (HashSet<(usize, usize)
     (edges, nodes)
 }
 
-/// The faces of group `name`, checked to be contact faces of dimension `dim`,
-/// and their mean size (length in 2D, square root of the area in 3D).
+/// The faces of group `name`, checked to be contact faces of dimension `dim`
+/// of one order, and their mean size (length in 2D, square root of the area
+/// in 3D).
 fn faces_of(mesh: &Mesh, name: &str, dim: usize) -> Result<(Vec<Element>, f64), ContactSetupError> {
     let group = mesh
         .group(name)
         .filter(|g| !g.elements.is_empty())
         .ok_or_else(|| ContactSetupError::Empty(name.to_string()))?;
     let mut size = 0.0;
-    let (mut w, mut xs) = ([0.0; 4], [[0.0; 3]; 4]);
+    let (mut w, mut xs) = ([0.0; MAX_FACE_NODES], [[0.0; 3]; MAX_FACE_NODES]);
+    let first = group.elements[0].kind;
     for e in &group.elements {
-        let ok = if dim == 2 {
-            e.kind == ElementKind::Line2
-        } else {
-            matches!(e.kind, ElementKind::Tri3 | ElementKind::Quad4)
-        };
-        if !ok {
+        if e.kind.ref_dim() + 1 != dim {
             return Err(ContactSetupError::WrongFace {
                 group: name.to_string(),
                 kind: e.kind.name(),
                 dim,
+            });
+        }
+        if e.kind.order() != first.order() {
+            let (a, b) = if first.order() == 1 {
+                (first, e.kind)
+            } else {
+                (e.kind, first)
+            };
+            return Err(ContactSetupError::MixedOrders {
+                group: name.to_string(),
+                first: a.name(),
+                second: b.name(),
             });
         }
         let n = e.nodes().len();
@@ -192,7 +257,7 @@ impl Surface {
     pub fn new(spec: &ContactSpec, mesh: &Mesh, dim: usize) -> Result<Surface, ContactSetupError> {
         let (slave_faces, mut h) = faces_of(mesh, &spec.slave, dim)?;
         let mut area = vec![0.0; mesh.nodes.len()];
-        let (mut w, mut xs) = ([0.0; 4], [[0.0; 3]; 4]);
+        let (mut w, mut xs) = ([0.0; MAX_FACE_NODES], [[0.0; 3]; MAX_FACE_NODES]);
         for e in &slave_faces {
             let n = e.nodes().len();
             for (k, &a) in e.nodes().iter().enumerate() {

@@ -163,14 +163,18 @@ fn crossing(
     if e.nodes().contains(&a) {
         return None;
     }
-    let (mut f1, mut c0, mut c1) = ([[0.0; 3]; 4], [0.0; 3], [0.0; 3]);
+    let (mut f1, mut c0, mut c1) = (
+        [[0.0; 3]; super::geometry::MAX_FACE_NODES],
+        [0.0; 3],
+        [0.0; 3],
+    );
     for (i, &b) in e.nodes().iter().enumerate() {
         f1[i] = node_x(x1, b, d);
         c0 = axpy(c0, 1.0 / n as f64, node_x(x0, b, d));
         c1 = axpy(c1, 1.0 / n as f64, f1[i]);
     }
     let face = &f1[..n];
-    let centre = if e.kind == ElementKind::Tri3 {
+    let centre = if e.kind.linear() == ElementKind::Tri3 {
         [1.0 / 3.0; 2]
     } else {
         [0.0; 2]
@@ -196,17 +200,26 @@ fn crossing(
 }
 
 /// Whether `q` is within `r` of the rim of the master surface on face `e`
-/// (positions `x`): a rim node of the face, or (3D) a rim edge of it.
+/// (positions `x`): a rim corner of the face, or (3D) a rim edge of it (a
+/// segment, or on a second-order face the parabola through its midside
+/// node).
 fn at_rim(s: &Surface, e: &Element, x: &[[f64; 3]], q: [f64; 3], r: f64) -> bool {
     let nodes = e.nodes();
-    let n = nodes.len();
+    let n = e.kind.n_corners();
     let near_node =
         (0..n).any(|i| s.rim_nodes[nodes[i]] && dot(sub(q, x[i]), sub(q, x[i])) <= r * r);
     near_node
         || (s.dim == 3
             && (0..n).any(|i| {
                 let (a, b) = (nodes[i], nodes[(i + 1) % n]);
-                s.rim_edges.contains(&(a.min(b), a.max(b)))
-                    && project(ElementKind::Line2, &[x[i], x[(i + 1) % n]], q).distance <= r
+                s.rim_edges.contains(&(a.min(b), a.max(b))) && {
+                    let edge = [x[i], x[(i + 1) % n], x[(n + i).min(x.len() - 1)]];
+                    let distance = if e.kind.order() == 2 {
+                        project(ElementKind::Line3, &edge, q).distance
+                    } else {
+                        project(ElementKind::Line2, &edge[..2], q).distance
+                    };
+                    distance <= r
+                }
             }))
 }

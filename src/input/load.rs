@@ -45,17 +45,20 @@ pub(super) fn build_load(
             (ElementKind::Line2, 2) | (ElementKind::Tri3 | ElementKind::Quad4, 3)
         )
     });
+    let faces = if dim == 2 { "line2" } else { "tri3 or quad4" };
     let need_surface = |what: &str, span| {
-        ctx.err(
-            Some(span),
-            format!("{key}.{what}"),
+        let why = if surface {
             format!(
-                "group \"{name}\" has dimension {}: a {what} acts on a surface group (dimension {}, {} faces); use `force` for a volume or point group",
+                "group \"{name}\" has second-order faces: a {what} is integrated on first-order faces ({faces}) only; mesh the loaded surface with order 1, or load its nodes with `force`"
+            )
+        } else {
+            format!(
+                "group \"{name}\" has dimension {}: a {what} acts on a surface group (dimension {}, {faces} faces); use `force` for a volume or point group",
                 group.dim,
                 dim - 1,
-                if dim == 2 { "line2" } else { "tri3 or quad4" }
-            ),
-        )
+            )
+        };
+        ctx.err(Some(span), format!("{key}.{what}"), why)
     };
     let kind = if let Some(p) = &l.pressure {
         if !surface || !faces_ok {

@@ -215,10 +215,12 @@ impl Mesh {
         Ok(offset)
     }
 
-    /// Why the surface group `name` cannot be a contact surface yet, if it
-    /// cannot: it has second-order faces (line3, tri6, quad8, quad9), alone or
-    /// mixed with first-order ones. Contact kinematics are node-to-segment on
-    /// first-order faces only.
+    /// Why the surface group `name` cannot be a contact surface, if it
+    /// cannot: it mixes first-order (line2, tri3, quad4) and second-order
+    /// (line3, tri6, quad8, quad9) faces. Contact takes either order, one per
+    /// surface: the slave weights and the master projection are those of the
+    /// surface's order, and a first-order face next to a second-order one
+    /// leaves the midside node of their shared edge hanging.
     pub fn contact_surface_problem(&self, name: &str) -> Option<String> {
         let g = self.group(name)?;
         let (i, e) = g
@@ -226,23 +228,20 @@ impl Mesh {
             .iter()
             .enumerate()
             .find(|(_, e)| e.kind.order() == 2)?;
-        let mixed = g
+        let (j, f) = g
             .elements
             .iter()
-            .find(|f| f.kind.order() == 1)
-            .map(|f| {
-                format!(
-                    " and mixes orders ({} faces and {} faces)",
-                    f.kind.name(),
-                    e.kind.name()
-                )
-            })
-            .unwrap_or_default();
+            .enumerate()
+            .find(|(_, f)| f.kind.order() == 1)?;
         Some(format!(
-            "{}group \"{name}\" has second-order faces ({} is a {}){mixed}: contact on \
-             quadratic faces is not available yet; mesh the bodies in contact with \
-             first-order elements (Gmsh: Mesh.ElementOrder = 1)",
+            "{}group \"{name}\" mixes orders ({} faces and {} faces: {} is a {}, {} a {}): \
+             a contact surface takes one order; mesh the bodies in contact with one \
+             element order (Gmsh: Mesh.ElementOrder)",
             self.file_prefix(),
+            f.kind.name(),
+            e.kind.name(),
+            g.element_label(j),
+            f.kind.name(),
             g.element_label(i),
             e.kind.name()
         ))

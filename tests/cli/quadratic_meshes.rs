@@ -1,7 +1,8 @@
 //! Second-order Gmsh meshes through the reader, the command line and the VTK
 //! output: the four file formats read alike and as Gmsh describes them;
 //! bad second-order meshes exit 2 naming the mesh file and the Gmsh element
-//! and node tags; contact on quadratic faces is refused for now; VTK's own
+//! and node tags; a contact surface of quadratic faces is accepted, one
+//! mixing orders refused; VTK's own
 //! reader interpolates our quadratic cells as we do (curved), and the nodal
 //! stress point data are the averages they claim to be.
 
@@ -222,25 +223,30 @@ slave = "outer"
 master_plane = { point = [0.0, -2.0], normal = [0.0, 1.0] }
 "#;
 
-/// A contact surface of line3 faces is refused for now: exit 2 naming the
-/// key, the line, the group and saying quadratic contact is not available.
+/// A contact surface of line3 faces is a contact surface: `check` accepts it.
 #[test]
-fn contact_on_quadratic_faces_is_refused() {
-    let (code, out, mesh, _dir) = check_ring(&ring_lines().join("\n"), CONTACT);
+fn contact_on_quadratic_faces_is_accepted() {
+    let (code, out, _, _dir) = check_ring(&ring_lines().join("\n"), CONTACT);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("error"), "{out}");
+}
+
+/// A pressure on a surface of line3 faces: exit 2 naming the key and
+/// saying why (loads are integrated on first-order faces only), never a
+/// load silently integrated on the wrong shape functions.
+#[test]
+fn pressure_on_quadratic_faces_is_refused() {
+    let load = "[[load]]\ngroup = \"outer\"\npressure = 1.0\n";
+    let (code, out, _, _dir) = check_ring(&ring_lines().join("\n"), load);
     assert_eq!(code, Some(2), "{out}");
-    for want in [
-        "contact[0].slave",
-        "line 14",
-        mesh.to_str().unwrap(),
-        "group \"outer\"",
-        "line3",
-        "contact on quadratic faces is not available yet",
-    ] {
-        assert!(out.contains(want), "missing `{want}` in: {out}");
+    for want in ["load[0].pressure", "\"outer\" has second-order faces", "order 1"] {
+        assert!(out.contains(want), "missing {want:?} in: {out}");
     }
 }
 
-/// A contact surface mixing line2 and line3 faces: exit 2, naming the mix.
+/// A contact surface mixing line2 and line3 faces: exit 2, naming the mesh
+/// file, the key and its line, the group, the mix and both elements' Gmsh
+/// tags.
 #[test]
 fn contact_surface_mixing_orders_is_refused() {
     let mut lines = ring_lines();
@@ -264,18 +270,21 @@ fn contact_surface_mixing_orders_is_refused() {
     g[1] = "1".into();
     g.pop();
     lines[i] = g.join(" ");
-    let (code, out, _, _dir) = check_ring(&(lines.join("\n") + "\n"), CONTACT);
+    let (code, out, mesh, _dir) = check_ring(&(lines.join("\n") + "\n"), CONTACT);
     assert_eq!(code, Some(2), "{out}");
     for want in [
+        mesh.to_str().unwrap(),
         "contact[0].slave",
+        "line 14",
         "group \"outer\"",
         "mixes orders",
-        "line2",
-        "line3",
-        "not available yet",
+        "line2 faces and line3 faces",
+        &format!("element {}", f[0]),
+        "one order",
     ] {
         assert!(out.contains(want), "missing `{want}` in: {out}");
     }
+    assert!(!out.contains("panicked"), "{out}");
 }
 
 /// A body mixing tri3 and tri6 is refused (its midside nodes would hang):

@@ -50,24 +50,47 @@ fn local(p: FclibProblem) -> emcontact::nonsmooth::problem::LocalProblem {
     }
 }
 
-const PAIRS: [(&str, &str); 4] = [
-    (
-        "FrictionContact3D_RR_1c.dat",
-        "FrictionContact3D_RR_1c.hdf5",
-    ),
-    ("Rover11035.dat", "Rover11035.hdf5"),
-    ("Rover1040.dat", "Rover1040.hdf5"),
-    ("OneObject-i100000-499.dat", "OneObject-i100000-499.hdf5"),
+/// The 25 Siconos text problems of the public Siconos test data, each beside its
+/// conversion by Siconos 4.5.0's own FCLIB writer (`tests/data/siconos-dat/`; a
+/// `.hdf5.dat` original is stored as `.dat`).
+const PROBLEMS: [&str; 25] = [
+    "BoxesStack1-i100000-32",
+    "Capsules-i100-1090",
+    "Capsules-i100-889",
+    "Capsules-i101-404",
+    "Capsules-i103-990",
+    "Capsules-i122-1617",
+    "FrictionContact3D_RR_1c",
+    "KaplasTower-i1061-4",
+    "OneObject-i100000-316",
+    "OneObject-i100000-499",
+    "OneObject-i1028-138",
+    "Rover1039",
+    "Rover1040",
+    "Rover1041",
+    "Rover11035",
+    "Rover11211",
+    "Rover3865",
+    "Rover4144",
+    "Rover4396",
+    "Rover4493",
+    "Rover4516",
+    "Rover4609",
+    "Rover4613",
+    "Rover4622",
+    "Rover9770",
 ];
 
 #[test]
 fn dat_reads_the_same_problem_as_siconos_fclib_conversion_bit_for_bit() {
-    for (dat, h5) in PAIRS {
-        assert_eq!(files::format_of(&data(dat)), Format::SiconosText, "{dat}");
-        assert_eq!(files::format_of(&data(h5)), Format::FclibHdf5, "{h5}");
-        let a = local(read_dat(data(dat)).unwrap());
-        let b = local(fclib::read_problem(data(h5)).unwrap().0);
+    for name in PROBLEMS {
+        let (dat, h5) = (format!("{name}.dat"), format!("{name}.hdf5"));
+        assert_eq!(files::format_of(&data(&dat)), Format::SiconosText, "{dat}");
+        assert_eq!(files::format_of(&data(&h5)), Format::FclibHdf5, "{h5}");
+        let a = local(read_dat(data(&dat)).unwrap());
+        let b = local(fclib::read_problem(data(&h5)).unwrap().0);
         assert_eq!((a.dim, a.n_contacts), (b.dim, b.n_contacts), "{dat}");
+        assert_eq!(a.w.nrows(), b.w.nrows(), "{dat}");
         assert_eq!(dense_bits(&a.w), dense_bits(&b.w), "{dat}: W differs");
         assert_eq!(bits(&a.q), bits(&b.q), "{dat}: q differs");
         assert_eq!(bits(&a.mu), bits(&b.mu), "{dat}: mu differs");

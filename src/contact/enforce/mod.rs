@@ -99,6 +99,12 @@ pub struct EnforceOptions<'a> {
     /// enforcement does, instead of taking one Alart–Curnier step (Newton
     /// asks for it once a point has switched between open and in contact).
     pub solve_fully: bool,
+    /// A point switched between open and in contact, or faces settled, at
+    /// the iterate being corrected, or it is the step's first correction:
+    /// the saddle path's exact enforcement with one-solve iterations then
+    /// solves the linearized step fully, otherwise it takes one semismooth
+    /// step ([`saddle::SaddleParams::one_step`]).
+    pub active_set_changed: bool,
     /// Receives every assembled condensed subproblem (FCLIB export).
     pub export: Option<&'a mut dyn FnMut(&Subproblem)>,
 }

@@ -40,13 +40,13 @@
 //! the rate `dξ̄^α/dt` of the convected coordinate at an interior projection.
 
 use super::real::Real;
-use super::shape::{eval, second_derivative, tangent};
+use super::shape::{edge_nodes, eval, has_curvature, second_derivative, tangent, MAX_FACE_NODES};
 use super::vec3::{axpy, cross, cst, dot, norm, scale, sub, Vec3};
 use super::{check_face, GeometryError, Location, Projection};
 use crate::fe::ElementKind;
 
-/// Most nodes in one contact element: the slave plus a quad4 face.
-pub const MAX_NODES: usize = 5;
+/// Most nodes in one contact element: the slave plus a quad9 face.
+pub const MAX_NODES: usize = 1 + MAX_FACE_NODES;
 
 /// The contact kinematics of one slave node against one master face at a
 /// projection `ξ̄`. Fixed-size arrays: entries beyond [`Kinematics::n_nodes`]
@@ -59,7 +59,8 @@ pub const MAX_NODES: usize = 5;
 pub struct Kinematics<T: Real = f64> {
     /// Master face kind.
     pub kind: ElementKind,
-    /// 1 + number of face nodes (3 for line2, 4 for tri3, 5 for quad4).
+    /// 1 + number of face nodes (3 for line2, 4 for tri3, 5 for quad4, …,
+    /// 10 for quad9).
     pub n_nodes: usize,
     /// Number of tangents / parametric coordinates (1 in 2D, 2 in 3D).
     pub n_tangents: usize,
@@ -133,7 +134,7 @@ fn projection_xi<T: Real>(
     }
     match proj.location {
         Location::Vertex(_) => {}
-        Location::Edge(k) => {
+        Location::Edge(k) if kind.order() == 1 => {
             let n = kind.n_nodes();
             let (a, b) = (master[k as usize], master[(k as usize + 1) % n]);
             let d = sub(b, a);
@@ -143,6 +144,29 @@ fn projection_xi<T: Real>(
             let vb = super::shape::vertex_xi(kind, (k as usize + 1) % n);
             for al in 0..n_tangents {
                 xi[al] += dt * (vb[al] - va[al]);
+            }
+        }
+        Location::Edge(k) => {
+            // A curved edge: the parabola x(η) of its corners (η = ∓1) and
+            // midside node (η = 0), η̄ with F(η) = x'·(x_s − x) = 0, so
+            // dη̄ = F_x dx / (x'·x' − x''·s): one Newton correction in duals.
+            let (e, _) = edge_nodes(kind, k as usize);
+            let (pa, pb, pm) = (master[e[0]], master[e[1]], master[e[2]]);
+            let va = super::shape::vertex_xi(kind, e[0]);
+            let vb = super::shape::vertex_xi(kind, e[1]);
+            // η from the face parameter: ξ = va + (η + 1)/2 (vb − va)
+            let al = if (vb[0] - va[0]).abs() > (vb[1] - va[1]).abs() { 0 } else { 1 };
+            let eta = 2.0 * (proj.xi[al] - va[al]) / (vb[al] - va[al]) - 1.0;
+            let c1 = scale(sub(pb, pa), T::cst(0.5));
+            let c2 = sub(scale(axpy(pa, T::cst(1.0), pb), T::cst(0.5)), pm);
+            let x = axpy(axpy(pm, T::cst(eta), c1), T::cst(eta * eta), c2);
+            let dx = axpy(c1, T::cst(2.0 * eta), c2);
+            let s = sub(xs, x);
+            let jac = dot(dx, dx) - dot(scale(c2, T::cst(2.0)), s);
+            let d = dot(dx, s) / jac;
+            let deta = d - d.re();
+            for be in 0..n_tangents {
+                xi[be] += deta * (0.5 * (vb[be] - va[be]));
             }
         }
         Location::Interior => {
@@ -161,10 +185,12 @@ fn projection_xi<T: Real>(
                     m[al][be] = dot(t[al], t[be]).re();
                 }
             }
-            if kind == ElementKind::Quad4 {
-                let c = dot(s, second_derivative(&sh, master, 0, 1)).re();
-                m[0][1] -= c;
-                m[1][0] -= c;
+            if has_curvature(kind) {
+                for al in 0..n_tangents {
+                    for be in 0..n_tangents {
+                        m[al][be] -= dot(s, second_derivative(&sh, master, al, be)).re();
+                    }
+                }
             }
             let (a_inv, _) = inverse(m, n_tangents);
             for al in 0..n_tangents {
@@ -276,11 +302,13 @@ impl<T: Real> Kinematics<T> {
 
         // Curvature-corrected metric A_αβ (seed 43, gap sign translated).
         let mut a = metric;
-        if kind == ElementKind::Quad4 {
-            let x12 = second_derivative(&sh, master, 0, 1);
-            let c = gap * dot(normal, x12);
-            a[0][1] -= c;
-            a[1][0] -= c;
+        if has_curvature(kind) {
+            for al in 0..n_tangents {
+                for be in 0..n_tangents {
+                    let x_ab = second_derivative(&sh, master, al, be);
+                    a[al][be] -= gap * dot(normal, x_ab);
+                }
+            }
         }
         let (a_inv, det_a) = inverse(a, n_tangents);
         if !(det_a.re().abs() > 1e-12 * det_m.re()) {

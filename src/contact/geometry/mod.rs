@@ -4,13 +4,17 @@
 //! # Conventions
 //!
 //! * Coordinates are `[f64; 3]`; in 2D `z = 0` and master faces are 2-node
-//!   segments ([`ElementKind::Line2`]); in 3D they are [`ElementKind::Tri3`] or
-//!   bilinear [`ElementKind::Quad4`] faces.
-//! * Parametric coordinates: line2 `ξ ∈ [-1, 1]`; tri3 `(ξ, η)` in the unit
-//!   triangle with `N = [1−ξ−η, ξ, η]`; quad4 `[-1, 1]²`, Gmsh node order.
-//! * Orientation: a 2D segment's outward normal is `(t_y, −t_x)` with
-//!   `t = x1 − x0`; a 3D face's is along `(x1 − x0) × (x2 − x0)` (for the quad,
-//!   `x_{,ξ} × x_{,η}`). "Outward" = out of the master body, toward the slaves.
+//!   segments ([`ElementKind::Line2`]) or 3-node parabolas
+//!   ([`ElementKind::Line3`]); in 3D they are [`ElementKind::Tri3`], bilinear
+//!   [`ElementKind::Quad4`], or the curved second-order [`ElementKind::Tri6`],
+//!   [`ElementKind::Quad8`] and [`ElementKind::Quad9`] faces.
+//! * Parametric coordinates: lines `ξ ∈ [-1, 1]`; triangles `(ξ, η)` in the
+//!   unit triangle (tri3 `N = [1−ξ−η, ξ, η]`); quads `[-1, 1]²`; Gmsh node
+//!   order, corners first (the functions are in `shape.rs`).
+//! * Orientation: a 2D face's outward normal is `(τ_y, −τ_x)` with
+//!   `τ = x_{,ξ}` (`x1 − x0` for a line2); a 3D face's is along
+//!   `x_{,ξ} × x_{,η}` (`(x1 − x0) × (x2 − x0)` for a tri3). "Outward" = out of
+//!   the master body, toward the slaves.
 //! * Gap `g = ν·s ≥ 0` separated, `g < 0` penetrated (the Love–Laursen seed
 //!   uses the opposite sign; DESIGN §3 is the intended reading).
 //! * Operator node order: the slave node first (index 0), then the master
@@ -29,6 +33,7 @@
 //! assert!((k.normal[1] + 1.0).abs() < 1e-15);
 //! ```
 
+mod curved;
 mod kinematics;
 mod project;
 pub mod real;
@@ -36,15 +41,17 @@ mod shape;
 pub(crate) mod vec3;
 
 pub use kinematics::{Kinematics, MAX_NODES};
+pub use shape::MAX_FACE_NODES;
 pub use project::{face_normal, project, project_unclamped};
 
 use crate::fe::ElementKind;
 
 /// Where on the master face the closest point lies.
 ///
-/// Edge `k` joins face vertex `k` to vertex `(k + 1) mod n` (tri3: 0–1, 1–2,
-/// 2–0; quad4: 0–1, 1–2, 2–3, 3–0). A line2 has no edges: its ends are
-/// `Vertex(0)` and `Vertex(1)`.
+/// Edge `k` joins face corner `k` to corner `(k + 1) mod n_c` (triangles: 0–1,
+/// 1–2, 2–0; quads: 0–1, 1–2, 2–3, 3–0; on a second-order face through its
+/// midside node `n_c + k`). A line has no edges: its ends are `Vertex(0)` and
+/// `Vertex(1)`. Vertices are corners only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Location {
     /// Strictly inside the face: `s ⟂ τ_α` (to round-off).
@@ -71,7 +78,7 @@ impl Location {
 pub struct Projection {
     /// Face kind projected onto.
     pub kind: ElementKind,
-    /// `ξ̄` (line2 uses `xi[0]` only; the unused entry is 0).
+    /// `ξ̄` (lines use `xi[0]` only; the unused entry is 0).
     pub xi: [f64; 2],
     /// Interior, edge or vertex.
     pub location: Location,
@@ -88,8 +95,8 @@ pub enum GeometryError {
     #[error("degenerate {kind:?} master face (metric determinant {det:e})")]
     DegenerateFace { kind: ElementKind, det: f64 },
     /// `A_αβ = m_αβ − g ν·x_{m,αβ}` is singular: the slave sits at a focal point
-    /// of a curved (warped quad) face, where `ξ̄` does not depend smoothly on
-    /// the positions.
+    /// of a curved (warped quad or second-order) face, where `ξ̄` does not
+    /// depend smoothly on the positions.
     #[error("singular curvature-corrected metric A (det {det:e}) at gap {gap:e}")]
     SingularMetric { gap: f64, det: f64 },
 }
@@ -98,10 +105,7 @@ pub enum GeometryError {
 #[track_caller]
 fn check_face<T>(kind: ElementKind, master: &[[T; 3]]) {
     assert!(
-        matches!(
-            kind,
-            ElementKind::Line2 | ElementKind::Tri3 | ElementKind::Quad4
-        ),
+        kind.ref_dim() <= 2 && kind.ref_dim() >= 1,
         "{} is not a master-face kind",
         kind.name()
     );

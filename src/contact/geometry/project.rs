@@ -1,15 +1,25 @@
 //! Closest-point projection of a slave point onto one master face
 //! (the `ξ̄` of Love & Laursen 2003 §3.2, eq. 45; DESIGN §5).
 //!
-//! All three face kinds have straight edges, so the closest point on the face
+//! First-order faces have straight edges, so the closest point on the face
 //! boundary is exact (closest point on segments). The interior candidate is the
 //! orthogonal projection onto the segment / triangle plane (closed form) or, for
 //! the bilinear quad, a damped Newton minimisation of `½|x(ξ) − x_s|²`
 //! started from the local minima of a 5×5 sample grid. The answer is
 //! the interior candidate when it is strictly inside and strictly closer than
 //! the boundary minimum, otherwise the boundary minimum. No allocation.
+//!
+//! Second-order faces (line3, tri6, quad8, quad9) are curved: an edge is a
+//! parabola (the line3 of its two corners and its midside node), whose
+//! closest point is a root of the cubic `r(ξ)·r'(ξ) = 0`, found exactly on
+//! the cubic's monotone pieces; the interior candidate is Newton on the
+//! face's own shape functions with the exact Hessian `m_αβ + r·x_{,αβ}`
+//! (Gauss–Newton where it is indefinite, Armijo line search), from the best
+//! local minima of `f` on a sample grid, run to round-off.
 
-use super::shape::{edge_xi, eval, interpolate, tangent, vertex_xi};
+use super::shape::{
+    edge_xi, eval, has_curvature, interpolate, second_derivative, tangent, vertex_xi,
+};
 use super::vec3::{axpy, cross, dot, norm, scale, sub, Vec3};
 use super::{check_face, Location, Projection};
 use crate::fe::ElementKind;
@@ -19,10 +29,13 @@ use crate::fe::ElementKind;
 /// Returns `ξ̄`, whether it lies inside the face, on an edge or at a vertex,
 /// the point `x_m(ξ̄)` and the distance `|x_s − x_m(ξ̄)|`. Interior quad4
 /// projections satisfy `s·τ_α = 0` to round-off (Newton run to convergence).
-/// Panics if `kind` is not line2/tri3/quad4 or `master.len()` does not match.
+/// Panics if `kind` is not a face kind or `master.len()` does not match.
 #[track_caller]
 pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projection {
     check_face(kind, master);
+    if kind.order() == 2 {
+        return super::curved::project_curved(kind, master, xs);
+    }
     let mut boundary = boundary_closest(kind, master, xs);
     let interior = match kind {
         // For a segment the boundary search is the segment itself.
@@ -35,6 +48,17 @@ pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projecti
         ElementKind::Tri3 => triangle_interior(master, xs),
         _ => quad_interior(master, xs),
     };
+    closer(kind, xs, interior, boundary)
+}
+
+/// The interior candidate `(ξ, x(ξ))` when it is strictly closer to `xs`
+/// than the boundary minimum, otherwise the boundary minimum.
+pub(super) fn closer(
+    kind: ElementKind,
+    xs: Vec3,
+    interior: Option<([f64; 2], Vec3)>,
+    boundary: Projection,
+) -> Projection {
     if let Some((xi, point)) = interior {
         let distance = norm(sub(xs, point));
         if distance < boundary.distance {
@@ -50,6 +74,27 @@ pub fn project(kind: ElementKind, master: &[[f64; 3]], xs: [f64; 3]) -> Projecti
     boundary
 }
 
+/// The boundary projection at fraction `t ∈ [0, 1]` along edge `k` (a
+/// vertex at either end), with its point and squared distance.
+pub(super) fn on_edge(kind: ElementKind, k: usize, t: f64, point: Vec3, d2: f64) -> Projection {
+    let n = kind.n_corners();
+    let (location, xi) = if t <= 0.0 {
+        (Location::Vertex(k as u8), vertex_xi(kind, k))
+    } else if t >= 1.0 {
+        let v = (k + 1) % n;
+        (Location::Vertex(v as u8), vertex_xi(kind, v))
+    } else {
+        (Location::Edge(k as u8), edge_xi(kind, k, t))
+    };
+    Projection {
+        kind,
+        xi,
+        location,
+        point,
+        distance: d2.sqrt(),
+    }
+}
+
 /// Unit outward normal of the face at `xi` (`(τ_y, −τ_x)` in 2D,
 /// `x_{,ξ} × x_{,η}` normalised in 3D); `None` for a degenerate face.
 #[track_caller]
@@ -57,7 +102,7 @@ pub fn face_normal(kind: ElementKind, master: &[[f64; 3]], xi: [f64; 2]) -> Opti
     check_face(kind, master);
     let s = eval(kind, xi);
     let t1 = tangent(&s, master, 0);
-    let n = if kind == ElementKind::Line2 {
+    let n = if kind.ref_dim() == 1 {
         [t1[1], -t1[0], 0.0]
     } else {
         cross(t1, tangent(&s, master, 1))
@@ -93,21 +138,7 @@ fn boundary_closest(kind: ElementKind, master: &[Vec3], xs: Vec3) -> Projection 
         }
     }
     let (d2, k, t, point) = best;
-    let (location, xi) = if t <= 0.0 {
-        (Location::Vertex(k as u8), vertex_xi(kind, k))
-    } else if t >= 1.0 {
-        let v = (k + 1) % n;
-        (Location::Vertex(v as u8), vertex_xi(kind, v))
-    } else {
-        (Location::Edge(k as u8), edge_xi(kind, k, t))
-    };
-    Projection {
-        kind,
-        xi,
-        location,
-        point,
-        distance: d2.sqrt(),
-    }
+    on_edge(kind, k, t, point, d2)
 }
 
 /// Orthogonal projection onto the triangle's plane when it falls strictly inside.
@@ -323,11 +354,12 @@ fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> 
 }
 
 /// The stationary point of `½|x_s − x_m(ξ)|²` near `xi0` *without* clamping `ξ`
-/// to the face: Newton on `τ_α·(x_s − x_m(ξ)) = 0` (exact in one step for
-/// line2 and tri3). Used to differentiate the contact force of a slave that
-/// sits on an edge shared by coplanar faces: there the clamped projection
-/// changes its normal rule under an infinitesimal perturbation, while the
-/// smooth surface it belongs to does not. The result is labelled `Interior`.
+/// to the face: Newton on `τ_α·(x_s − x_m(ξ)) = 0` with the Jacobian
+/// `A_αβ = m_αβ − s·x_{,αβ}` (exact in one step for line2 and tri3). Used to
+/// differentiate the contact force of a slave that sits on an edge shared by
+/// coplanar faces: there the clamped projection changes its normal rule under
+/// an infinitesimal perturbation, while the smooth surface it belongs to does
+/// not. The result is labelled `Interior`.
 pub fn project_unclamped(
     kind: ElementKind,
     master: &[[f64; 3]],
@@ -336,57 +368,53 @@ pub fn project_unclamped(
 ) -> Projection {
     check_face(kind, master);
     let nt = kind.ref_dim();
-    let nf = kind.n_nodes();
     let mut xi = xi0;
-    for _ in 0..(if kind == ElementKind::Quad4 { 8 } else { 2 }) {
+    let iterations = match kind {
+        ElementKind::Line2 | ElementKind::Tri3 => 2,
+        ElementKind::Quad4 => 8,
+        _ => 16,
+    };
+    for _ in 0..iterations {
         let sh = eval(kind, xi);
-        let mut xm = [0.0; 3];
-        let mut t = [[0.0; 3]; 2];
-        let mut tt = [0.0; 3];
-        for a in 0..nf {
-            for i in 0..3 {
-                xm[i] += sh.n[a] * master[a][i];
-                t[0][i] += sh.dn[a][0] * master[a][i];
-                t[1][i] += sh.dn[a][1] * master[a][i];
-                tt[i] += sh.ddn[a][0][1] * master[a][i];
+        let s = sub(xs, interpolate(&sh, master));
+        let t = [tangent(&sh, master, 0), tangent(&sh, master, 1)];
+        let mut a = [[0.0; 2]; 2];
+        for al in 0..nt {
+            for be in 0..nt {
+                a[al][be] = dot(t[al], t[be]);
+                if has_curvature(kind) {
+                    a[al][be] -= dot(s, second_derivative(&sh, master, al, be));
+                }
             }
         }
-        let s = [xs[0] - xm[0], xs[1] - xm[1], xs[2] - xm[2]];
-        let d = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-        if nt == 1 {
-            let j = d(t[0], t[0]);
-            if j <= 0.0 {
+        let r = [dot(t[0], s), dot(t[1], s)];
+        let step = if nt == 1 {
+            if a[0][0] <= 0.0 {
                 break;
             }
-            xi[0] += d(t[0], s) / j;
+            [r[0] / a[0][0], 0.0]
         } else {
-            let r = [d(t[0], s), d(t[1], s)];
-            let c = d(s, tt);
-            let m = [
-                [d(t[0], t[0]), d(t[0], t[1]) - c],
-                [d(t[0], t[1]) - c, d(t[1], t[1])],
-            ];
-            let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+            let det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
             if det.abs() <= f64::MIN_POSITIVE {
                 break;
             }
-            xi[0] += (m[1][1] * r[0] - m[0][1] * r[1]) / det;
-            xi[1] += (m[0][0] * r[1] - m[1][0] * r[0]) / det;
+            [
+                (a[1][1] * r[0] - a[0][1] * r[1]) / det,
+                (a[0][0] * r[1] - a[1][0] * r[0]) / det,
+            ]
+        };
+        xi[0] += step[0];
+        xi[1] += step[1];
+        if kind.order() == 2 && step[0].abs().max(step[1].abs()) < 1e-15 {
+            break;
         }
     }
-    let sh = eval(kind, xi);
-    let mut point = [0.0; 3];
-    for a in 0..nf {
-        for i in 0..3 {
-            point[i] += sh.n[a] * master[a][i];
-        }
-    }
-    let s = [xs[0] - point[0], xs[1] - point[1], xs[2] - point[2]];
+    let point = interpolate(&eval(kind, xi), master);
     Projection {
         kind,
         xi,
         location: Location::Interior,
         point,
-        distance: (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt(),
+        distance: norm(sub(xs, point)),
     }
 }

@@ -19,14 +19,16 @@ pub(super) enum Taken {
 
 impl<const D: usize> Stepper<D> {
     /// The correction at `x1` (the residual and contact tangent of its
-    /// evaluation); `solve_fully` and `chord` as [`super::Progress`] decides.
+    /// evaluation); `solve_fully`, `changed` (the active set changed at
+    /// this iterate, [`enforce::EnforceOptions::active_set_changed`]) and
+    /// `chord` as [`super::Progress`] decides.
     pub(super) fn correct(
         &mut self,
         x0: &[f64],
         x1: &[f64],
         dt: f64,
         report: &mut StepReport,
-        (solve_fully, chord): (bool, bool),
+        (solve_fully, changed, chord): (bool, bool, bool),
     ) -> Result<Taken, StepError> {
         if !self.contacts.has_multipliers() {
             self.lu.update(&self.k)?;
@@ -40,7 +42,7 @@ impl<const D: usize> Stepper<D> {
         let (taken, info) = match self.method {
             Method::Saddle => {
                 self.tangent_at(x0, x1, dt)?;
-                (Taken::Full, self.correct_saddle(dt, solve_fully)?)
+                (Taken::Full, self.correct_saddle(dt, solve_fully, changed)?)
             }
             Method::Condensed => {
                 let chord = chord && {
@@ -91,6 +93,8 @@ impl<const D: usize> Stepper<D> {
         let mut opts = enforce::EnforceOptions {
             dt,
             solve_fully,
+            // the condensed path solves exact enforcement's subproblem fully
+            active_set_changed: true,
             export: dump
                 .as_mut()
                 .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
@@ -106,7 +110,12 @@ impl<const D: usize> Stepper<D> {
     }
 
     /// The saddle-point path's correction (`lu` on the augmented pattern).
-    fn correct_saddle(&mut self, dt: f64, solve_fully: bool) -> Result<SubproblemInfo, StepError> {
+    fn correct_saddle(
+        &mut self,
+        dt: f64,
+        solve_fully: bool,
+        changed: bool,
+    ) -> Result<SubproblemInfo, StepError> {
         let saddle = self
             .saddle
             .as_mut()
@@ -114,6 +123,7 @@ impl<const D: usize> Stepper<D> {
         let opts = enforce::EnforceOptions {
             dt,
             solve_fully,
+            active_set_changed: changed,
             export: None,
         };
         let sys = BodiesSystem {

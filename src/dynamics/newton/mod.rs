@@ -202,7 +202,8 @@ impl<const D: usize> Stepper<D> {
             p.cur.converged(self.params.tolerance),
         );
         let solve_fully = p.active.most >= self.policy.full_solve_flips;
-        let taken = self.correct(&s0.x, x1, dt, report, (solve_fully, chord))?;
+        let changed = p.it == 1 || p.switched || resettled;
+        let taken = self.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord))?;
         p.chord.record(p.it, taken == Taken::Chord, before);
         report.chord_iterations += (taken == Taken::Chord) as usize;
         self.contacts.save_multipliers(&mut self.r_new);

@@ -45,8 +45,23 @@ impl NsnFunction {
         rho: f64,
     ) -> (SVector<f64, D>, SMatrix<f64, D, D>, SMatrix<f64, D, D>) {
         match self {
-            NsnFunction::NaturalMap => natural::<D>(r, u, mu, rho),
-            _ => ac_jm::<D>(self == NsnFunction::AlartCurnier, r, u, mu, rho),
+            NsnFunction::NaturalMap => natural::<D, true>(r, u, mu, rho),
+            _ => ac_jm::<D, true>(self == NsnFunction::AlartCurnier, r, u, mu, rho),
+        }
+    }
+
+    /// `Φ_c` alone (a line search's trial points need no Jacobian); the same
+    /// values as [`Self::eval`]'s.
+    pub fn value<const D: usize>(
+        self,
+        r: &SVector<f64, D>,
+        u: &SVector<f64, D>,
+        mu: f64,
+        rho: f64,
+    ) -> SVector<f64, D> {
+        match self {
+            NsnFunction::NaturalMap => natural::<D, false>(r, u, mu, rho).0,
+            _ => ac_jm::<D, false>(self == NsnFunction::AlartCurnier, r, u, mu, rho).0,
         }
     }
 }
@@ -57,7 +72,8 @@ fn tangent<const D: usize>(x: &SVector<f64, D>) -> SVector<f64, D> {
     t
 }
 
-fn ac_jm<const D: usize>(
+/// `Φ_c` and, when `JAC`, `A_c`, `B_c` (zero otherwise).
+fn ac_jm<const D: usize, const JAC: bool>(
     alart_curnier: bool,
     r: &SVector<f64, D>,
     u: &SVector<f64, D>,
@@ -96,6 +112,10 @@ fn ac_jm<const D: usize>(
             phi[i] = rho * u[i];
             a[(i, i)] = rho;
         }
+    } else if nx > 0.0 && !JAC {
+        for i in 1..D {
+            phi[i] = r[i] - radius * (x[i] / nx);
+        }
     } else if nx > 0.0 {
         // Slip: P(x) = R x/‖x‖.
         let xh = x / nx;
@@ -125,6 +145,15 @@ pub fn project_cone_jacobian<const D: usize>(
     z: &SVector<f64, D>,
     mu: f64,
 ) -> (SVector<f64, D>, SMatrix<f64, D, D>) {
+    project_cone::<D, true>(z, mu)
+}
+
+/// Projection on the cone `K_μ` and, when `JAC`, a generalized Jacobian of it
+/// (zero otherwise).
+fn project_cone<const D: usize, const JAC: bool>(
+    z: &SVector<f64, D>,
+    mu: f64,
+) -> (SVector<f64, D>, SMatrix<f64, D, D>) {
     let zn = z[0];
     let zt = tangent(z);
     let nt = zt.norm();
@@ -140,6 +169,9 @@ pub fn project_cone_jacobian<const D: usize>(
     let mut p = nh * (mu * t);
     p[0] = t;
     let mut j = SMatrix::<f64, D, D>::zeros();
+    if !JAC {
+        return (p, j);
+    }
     j[(0, 0)] = k;
     for i in 1..D {
         j[(0, i)] = mu * k * nh[i];
@@ -152,7 +184,8 @@ pub fn project_cone_jacobian<const D: usize>(
     (p, j)
 }
 
-fn natural<const D: usize>(
+/// `Φ_c` and, when `JAC`, `A_c`, `B_c` (zero otherwise).
+fn natural<const D: usize, const JAC: bool>(
     r: &SVector<f64, D>,
     u: &SVector<f64, D>,
     mu: f64,
@@ -163,7 +196,10 @@ fn natural<const D: usize>(
     let mut uh = *u;
     uh[0] += mu * nut;
     let z = r - uh * rho;
-    let (p, dp) = project_cone_jacobian(&z, mu);
+    let (p, dp) = project_cone::<D, JAC>(&z, mu);
+    if !JAC {
+        return (r - p, SMatrix::zeros(), SMatrix::zeros());
+    }
     // ∂û/∂u = I + μ e_N sᵀ, s = u_T/‖u_T‖ (0 when u_T = 0).
     let mut duh = SMatrix::<f64, D, D>::identity();
     if nut > 0.0 {
@@ -179,6 +215,38 @@ fn natural<const D: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `value` is `eval`'s `Φ` bit for bit, in every branch (stick, slip, take-off,
+    /// the cone's apex) of every function.
+    #[test]
+    fn value_is_the_phi_of_eval() {
+        let pts: [([f64; 3], [f64; 3]); 6] = [
+            ([1.0, 0.3, -0.2], [-0.5, 0.8, 0.4]),
+            ([1.0, 0.1, 0.05], [0.01, 0.02, -0.03]),
+            ([-0.4, 0.3, 0.1], [0.7, -0.2, 0.5]),
+            ([0.0, 0.0, 0.0], [0.3, 0.0, 0.0]),
+            ([0.0, 0.0, 0.0], [-0.3, 0.0, 0.0]),
+            ([2.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ];
+        for f in [
+            NsnFunction::AlartCurnier,
+            NsnFunction::JeanMoreau,
+            NsnFunction::NaturalMap,
+        ] {
+            for (r0, u0) in pts {
+                let (r, u) = (SVector::<f64, 3>::from(r0), SVector::<f64, 3>::from(u0));
+                let full = f.eval(&r, &u, 0.6, 0.7).0;
+                let value = f.value(&r, &u, 0.6, 0.7);
+                for i in 0..3 {
+                    assert_eq!(full[i].to_bits(), value[i].to_bits(), "{f:?} {r0:?} {u0:?}");
+                }
+                let (r2, u2) = (r.fixed_rows::<2>(0).into(), u.fixed_rows::<2>(0).into());
+                let full = f.eval::<2>(&r2, &u2, 0.6, 0.7).0;
+                let value = f.value::<2>(&r2, &u2, 0.6, 0.7);
+                assert_eq!(full, value, "{f:?} 2D {r0:?} {u0:?}");
+            }
+        }
+    }
 
     /// Jacobians against central finite differences at generic (non-kink) points.
     #[test]

@@ -15,6 +15,7 @@
 //! tests iterate the registry.
 
 pub mod auto;
+mod dense_jacobian;
 pub mod fp_ds;
 pub mod functions;
 pub mod global_newton;

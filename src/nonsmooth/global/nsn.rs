@@ -17,6 +17,7 @@ use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use nalgebra::{SMatrix, SVector};
 
+use super::dense_jacobian::{DenseJacobian, REGULARIZATIONS};
 use super::functions::NsnFunction;
 use super::stop::{Outcome, Watch};
 use super::{check_sizes, sanitize, Control, Entry, Info, SolveError, Solver};
@@ -247,43 +248,17 @@ impl JacobianPattern {
             }
         }
     }
-
-    /// `jac` ← `B + A W` as a dense matrix (the values of [`Self::fill`]).
-    pub fn fill_dense<const D: usize>(
-        problem: &LocalProblem,
-        a: &[SMatrix<f64, D, D>],
-        b: &[SMatrix<f64, D, D>],
-        jac: &mut faer::Mat<f64>,
-    ) {
-        jac.fill(0.0);
-        let cp = problem.w.symbolic().col_ptr();
-        let ri = problem.w.symbolic().row_idx();
-        let wv = problem.w.val();
-        for j in 0..problem.size() {
-            let mut col = jac.col_mut(j);
-            for k in cp[j]..cp[j + 1] {
-                let (c, l) = (ri[k] / D, ri[k] % D);
-                for i in 0..D {
-                    col[c * D + i] += a[c][(i, l)] * wv[k];
-                }
-            }
-            let (c, l) = (j / D, j % D);
-            for i in 0..D {
-                col[c * D + i] += b[c][(i, l)];
-            }
-        }
-    }
 }
 
 /// Where `J` lives: a fixed sparse pattern with its values and symbolic LU,
-/// or a dense matrix ([`dense_jacobian`]).
+/// or a dense workspace ([`dense_jacobian`], [`DenseJacobian`]).
 enum Jacobian {
     Sparse {
         pattern: JacobianPattern,
         symbolic_lu: Option<SymbolicLu<usize>>,
         vals: Vec<f64>,
     },
-    Dense(faer::Mat<f64>),
+    Dense(DenseJacobian),
 }
 
 struct Newton<'a, const D: usize> {
@@ -317,7 +292,7 @@ impl<'a, const D: usize> Newton<'a, D> {
         let nc = problem.n_contacts;
         let n = problem.size();
         let jacobian = if dense_jacobian(problem) {
-            Jacobian::Dense(faer::Mat::zeros(n, n))
+            Jacobian::Dense(DenseJacobian::new(n, nc))
         } else {
             let pattern = JacobianPattern::new(problem);
             let nnz = pattern.symbolic.row_idx().len();
@@ -345,52 +320,42 @@ impl<'a, const D: usize> Newton<'a, D> {
         for c in 0..self.problem.n_contacts {
             let rc = SVector::<f64, D>::from_column_slice(&r[D * c..D * c + D]);
             let uc = SVector::<f64, D>::from_column_slice(&u[D * c..D * c + D]);
-            let (phi, a, b) = self.func.eval(&rc, &uc, self.problem.mu[c], self.rho[c]);
-            self.phi[D * c..D * c + D].copy_from_slice(phi.as_slice());
-            psi += phi.norm_squared();
-            if jac {
+            let (mu, rho) = (self.problem.mu[c], self.rho[c]);
+            let phi = if jac {
+                let (phi, a, b) = self.func.eval(&rc, &uc, mu, rho);
                 self.a[c] = a;
                 self.b[c] = b;
-            }
+                phi
+            } else {
+                self.func.value(&rc, &uc, mu, rho)
+            };
+            self.phi[D * c..D * c + D].copy_from_slice(phi.as_slice());
+            psi += phi.norm_squared();
         }
         0.5 * psi
     }
 
     /// Solves `J δ = −Φ`; `delta` holds the step. When `J` is singular (rank-deficient
-    /// `W`, e.g. rigid bodies with many contacts), retries with `J + ηI`,
-    /// `η = 10⁻¹⁰, 10⁻⁸, …, 10⁻²` (the scaled `J` has entries of order one), a
-    /// Levenberg–Marquardt-like regularization of the Newton step.
+    /// `W`, e.g. rigid bodies with many contacts), retries with `J + ηI` for the `η`
+    /// of [`REGULARIZATIONS`], a Levenberg–Marquardt-like regularization of the
+    /// Newton step.
     fn direction(&mut self, delta: &mut [f64]) -> Result<(), String> {
-        use faer::linalg::solvers::Solve;
         let (problem, a, b, phi) = (self.problem, &self.a, &self.b, &self.phi);
-        let rhs = |delta: &mut [f64]| {
-            for (d, p) in delta.iter_mut().zip(phi) {
-                *d = -p;
-            }
-        };
-        let mut last = String::from("singular Jacobian (non-finite Newton step)");
-        let mut eta_prev = 0.0;
         match &mut self.jacobian {
-            Jacobian::Dense(jac) => {
-                JacobianPattern::fill_dense::<D>(problem, a, b, jac);
-                for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
-                    for j in 0..delta.len() {
-                        jac[(j, j)] += eta - eta_prev;
-                    }
-                    eta_prev = eta;
-                    let lu = jac.partial_piv_lu();
-                    rhs(delta);
-                    lu.solve_in_place(faer::ColMut::from_slice_mut(delta));
-                    if delta.iter().all(|x| x.is_finite()) {
-                        return Ok(());
-                    }
-                }
-            }
+            Jacobian::Dense(dense) => dense.solve::<D>(problem, a, b, phi, delta),
             Jacobian::Sparse {
                 pattern,
                 symbolic_lu,
                 vals,
             } => {
+                use faer::linalg::solvers::Solve;
+                let rhs = |delta: &mut [f64]| {
+                    for (d, p) in delta.iter_mut().zip(phi) {
+                        *d = -p;
+                    }
+                };
+                let mut last = String::from("singular Jacobian (non-finite Newton step)");
+                let mut eta_prev = 0.0;
                 pattern.fill::<D>(problem, a, b, vals);
                 if symbolic_lu.is_none() {
                     *symbolic_lu = Some(
@@ -398,7 +363,7 @@ impl<'a, const D: usize> Newton<'a, D> {
                             .map_err(|e| format!("{e:?}"))?,
                     );
                 }
-                for eta in [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2] {
+                for eta in REGULARIZATIONS {
                     for j in 0..delta.len() {
                         vals[pattern.diag_off[j] + j % D] += eta - eta_prev;
                     }
@@ -419,9 +384,9 @@ impl<'a, const D: usize> Newton<'a, D> {
                     }
                     last = "singular Jacobian (non-finite Newton step)".into();
                 }
+                Err(last)
             }
         }
-        Err(last)
     }
 
     fn run(
