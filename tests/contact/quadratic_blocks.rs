@@ -6,42 +6,19 @@
 //! and the penetration hold as on first-order faces.
 
 use crate::common::history::{assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY};
+use crate::common::fixture::Fixture;
 use crate::common::run::{run, Run};
 
-/// The blocks of `validation/quadratic_contact/blocks_<mesh>.msh`: base
-/// [-1,1]×[-0.5,0] (8×2), top [-0.3,0.3]×[0.02,0.42] (3×2), neo-Hookean
-/// E = 1000, ν = 0.3, ρ = 1, the top at (0.5, −1) spinning at 0.5, Δt = 0.01
-/// (about 8× the explicit step), friction `mu`.
+/// The validation case `validation/quadratic_contact/blocks_<mesh>.toml`
+/// (base [-1,1]×[-0.5,0], top [-0.3,0.3]×[0.02,0.42] thrown at (0.5, −1)
+/// spinning at 0.5, neo-Hookean E = 1000, ν = 0.3, ρ = 1, Δt = 0.01, about
+/// 8× the explicit step) with friction `mu`.
 pub fn blocks(mesh: &str, mu: f64) -> String {
-    let file = format!(
-        "{}/validation/quadratic_contact/blocks_{mesh}.msh",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    format!(
-        r#"[problem]
-name = "blocks"
-dimension = 2
-[time]
-dt = 0.01
-end = 0.15
-[mesh]
-file = "{file}"
-[[body]]
-name = "base"
-group = "base"
-material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[body]]
-name = "top"
-group = "top"
-material = {{ model = "neo-hookean", young = 1000.0, poisson = 0.3, density = 1.0 }}
-velocity = [0.5, -1.0]
-angular_velocity = 0.5
-[[contact]]
-slave = "top_ymin"
-master = "base_ymax"
-friction = {mu}
-"#
-    )
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/validation/quadratic_contact");
+    Fixture::file(&format!("validation/quadratic_contact/blocks_{mesh}.toml"))
+        .set("mesh.file", format!("{dir}/blocks_{mesh}.msh"))
+        .set("contact.0.friction", mu)
+        .text()
 }
 
 /// `(step balance, penetration / h, most active points)`, printed.

@@ -2,7 +2,7 @@
 //! linearized step of [`super`] solved with `δx` and the multipliers `r`
 //! together, by a semismooth Newton method on the Alart–Curnier functions
 //! (Alart & Curnier 1991; Acary, Brémond & Dubois 2017, eq. 11; the
-//! library's [`NsnFunction::AlartCurnier`]) whose linear systems are sparse:
+//! library's [`NsnFunction::AlartCurnier`](crate::nonsmooth::global::NsnFunction::AlartCurnier)) whose linear systems are sparse:
 //!
 //! ```text
 //! ⎡ K        −H         ⎤ ⎡Δy⎤     ⎡ K y − H (r − r_old) + R ⎤
@@ -57,104 +57,20 @@
 
 use super::{EnforceError, EnforceOptions, SubproblemInfo};
 use crate::contact::geometry::MAX_NODES;
-use crate::contact::law::violation;
 use crate::contact::set::ContactSet;
 use crate::linalg::{BlockPattern, LinearSolver};
 use crate::model::Enforcement;
-use crate::nonsmooth::global::NsnFunction;
-use nalgebra::{SMatrix, SVector};
+use nalgebra::SMatrix;
 use std::time::Instant;
 
-/// Tunables of the saddle-point path, each with its reason.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SaddleParams {
-    /// The inner iteration stops once the linearized step meets the law
-    /// to this fraction of the pair's tolerance, or to `forcing` times the
-    /// violation it started from, whichever is larger: an inexact Newton
-    /// method's forcing term (Dembo, Eisenstat & Steihaug 1982) — far from
-    /// the solution the linearization is solved loosely, near it tightly,
-    /// which keeps the outer convergence fast without the tail of slowly
-    /// converging inner iterations an absolute bound asks for early on.
-    pub inner_tol: f64,
-    /// The forcing factor of the bound above (full solves at every
-    /// Newton iteration): the ring impact forced onto this path took a
-    /// cut-back and lost its ledger with 1e-2.
-    pub forcing: f64,
-    /// The forcing factor with the one-solve iterations (`one_step`), where
-    /// the full solves come only where the active set changed: on the 16²
-    /// scaling model's first contact full solves to 1e-4 took 38 linear
-    /// solves in 8 Newton iterations, to 1e-2 15 in 6 (the later inner
-    /// iterations polish a linearization the next Newton iteration
-    /// replaces anyway), to 0.3 or 0.5 Newton took 10–13 iterations.
-    pub one_step_forcing: f64,
-    /// Inner iterations allowed; an inner iteration that has not converged
-    /// by then leaves its last iterate to the outer Newton (which judges the
-    /// law itself at its next iterate).
-    pub max_inner: usize,
-    /// `ε_prox` of the proximal term `γ = ε_prox/ρ` (module docs) of a
-    /// full solve: small against the point's own compliance `1/ρ`, so that
-    /// it slows the convergence of well-posed points by about `ε_prox` per
-    /// iteration. An inner step that no line-search length improves
-    /// multiplies it by 10 (up to `max_proximal`; a damped,
-    /// Levenberg–Marquardt-like step along directions the constraints
-    /// leave loose), one that improves divides it by 10 down to
-    /// `proximal`. Without it (1e-5, 1e-7) the 16² first contact's full
-    /// solves stalled and the step was cut back.
-    pub proximal: f64,
-    pub max_proximal: f64,
-    /// `ε_prox` of a one-step iteration (the active set unchanged): there
-    /// the proximal term only keeps the matrix regular where the two passes
-    /// constrain the same motion, and any larger value makes the outer
-    /// Newton converge linearly at about its size relative to the
-    /// points' true compliance (1e-3: the law's violation fell 10× per
-    /// Newton iteration on the 16² model; 1e-6: quadratically).
-    pub one_step_proximal: f64,
-    /// Exact enforcement takes one step where the active set holds (module
-    /// docs), with `one_step_forcing` where it solves fully. Off by default:
-    /// the friction blocks, the golf ball and the scaling family keep their
-    /// ledgers with it, the 2D ring impact forced onto this path does not
-    /// (docs/decisions/saddle-point-contact.md).
-    pub one_step: bool,
-    /// Armijo constant and halvings of the inner line search, which is
-    /// non-monotone (Grippo, Lampariello & Lucidi 1986): a length is taken
-    /// when it decreases the largest merit of the last `memory` iterates.
-    /// The Alart–Curnier merit is nonsmooth where points change branch; a
-    /// monotone search cuts the steps short there and stalls
-    /// (docs/decisions/saddle-point-contact.md).
-    pub armijo: f64,
-    pub halvings: usize,
-    pub memory: usize,
-}
+mod params;
+mod point;
+mod reach;
+pub use params::SaddleParams;
+use point::{evaluate, Iterate, PointJac};
+pub use reach::Reach;
 
-impl Default for SaddleParams {
-    fn default() -> Self {
-        SaddleParams {
-            inner_tol: 1e-2,
-            forcing: 1e-4,
-            one_step_forcing: 1e-2,
-            max_inner: 30,
-            proximal: 1e-3,
-            max_proximal: 1e2,
-            one_step_proximal: 1e-6,
-            one_step: false,
-            armijo: 1e-4,
-            halvings: 10,
-            memory: 5,
-        }
-    }
-}
 
-/// One point's Alart–Curnier function and Jacobians at an inner iterate.
-#[derive(Debug, Clone, Copy, Default)]
-struct PointJac {
-    phi: [f64; 3],
-    /// `∂Φ/∂u` and `∂Φ/∂r` (the latter with the compliance and the
-    /// proximal term).
-    a: [[f64; 3]; 3],
-    b: [[f64; 3]; 3],
-    /// `Φ = r` (an open point): the step sets `r = 0` exactly.
-    open: bool,
-}
 
 /// The saddle-point system of a step's layout: which points carry a
 /// multiplier block, the augmented pattern, and scratch.
@@ -191,9 +107,6 @@ pub struct Saddle {
     rhs: Vec<f64>,
 }
 
-/// `(pair, point, nodes)`: a point that may touch in the coming step and
-/// the nodes its multipliers are coupled to (slave first).
-pub type Reach = Vec<(usize, usize, Vec<usize>)>;
 
 impl Saddle {
     /// The system for the points of `reach` on the bodies' pattern `k_pattern`.
@@ -605,86 +518,6 @@ impl Saddle {
     }
 }
 
-/// An inner iterate: the multipliers and the correction `y = δx`.
-#[derive(Clone, Copy)]
-struct Iterate<'a> {
-    r: &'a [[f64; 3]],
-    y: &'a [f64],
-}
-
-/// Every point's Alart–Curnier function (and, into `jac`, its Jacobians)
-/// at the iterate `at`; returns the merit `Σ ‖Φ‖²` and the largest law
-/// violation relative to the pair's tolerance.
-fn evaluate<const D: usize>(
-    set: &ContactSet,
-    points: &[(usize, usize)],
-    rho: &[f64],
-    prox: f64,
-    at: Iterate,
-    dt: f64,
-    mut jac: Option<&mut [PointJac]>,
-) -> (f64, f64) {
-    let (r, y) = (at.r, at.y);
-    let (mut merit, mut worst) = (0.0, 0.0f64);
-    let mut nodes = [0usize; MAX_NODES];
-    for (j, &(p, k)) in points.iter().enumerate() {
-        let pair = &set.pairs[p];
-        let point = &pair.points[k];
-        if !point.on_master() || !point.acts() {
-            if let Some(jac) = jac.as_deref_mut() {
-                jac[j] = PointJac {
-                    phi: r[j],
-                    b: identity(),
-                    open: true,
-                    ..Default::default()
-                };
-            }
-            merit += r[j].iter().map(|v| v * v).sum::<f64>();
-            continue;
-        }
-        let n = pair.element_nodes(k, &mut nodes);
-        let lin = &point.lin;
-        let mut u = lin.u;
-        for (c, uc) in u.iter_mut().enumerate().take(D) {
-            for a in 0..n {
-                for i in 0..D {
-                    *uc += lin.b[c][a * D + i] * y[nodes[a] * D + i];
-                }
-            }
-        }
-        let comp = pair.tangential_compliance(k, dt);
-        for i in 1..D {
-            u[i] += comp * r[j][i];
-        }
-        let mu = pair.spec.friction;
-        let rc = SVector::<f64, D>::from_fn(|i, _| r[j][i]);
-        let uc = SVector::<f64, D>::from_fn(|i, _| u[i]);
-        let (phi, am, bm): (SVector<f64, D>, SMatrix<f64, D, D>, SMatrix<f64, D, D>) =
-            NsnFunction::AlartCurnier.eval::<D>(&rc, &uc, mu, rho[j]);
-        merit += phi.norm_squared();
-        worst = worst.max(violation(r[j], u, mu, D - 1, dt) / pair.tol_abs);
-        let Some(jac) = jac.as_deref_mut() else {
-            continue;
-        };
-        let gamma = prox / rho[j];
-        let mut pj = PointJac::default();
-        for i in 0..D {
-            pj.phi[i] = phi[i];
-            for c in 0..D {
-                pj.a[i][c] = am[(i, c)];
-                let extra = if c > 0 { comp + gamma } else { gamma };
-                pj.b[i][c] = bm[(i, c)] + am[(i, c)] * extra;
-            }
-        }
-        pj.open = (0..D).all(|i| bm[(i, i)] == 1.0 && am[(i, i)] == 0.0);
-        jac[j] = pj;
-    }
-    (merit, worst)
-}
-
-fn identity() -> [[f64; 3]; 3] {
-    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-}
 
 /// `K_AA⁻¹` of node `a` (its diagonal block on the bodies' pattern).
 fn diagonal_inverse<const D: usize>(sys: &BodiesSystem, a: usize) -> Option<SMatrix<f64, D, D>> {
@@ -693,38 +526,3 @@ fn diagonal_inverse<const D: usize>(sys: &BodiesSystem, a: usize) -> Option<SMat
     m.try_inverse()
 }
 
-impl ContactSet {
-    /// The points whose multipliers the saddle path carries in the coming
-    /// step, from `x`, `v` at `t_n`: every point of an enforced pair with
-    /// multipliers that may reach a master face (the broad phase's swept
-    /// test, [`crate::contact::broad::swept_pairs`]) with the nodes of those
-    /// faces, and every slave of a plane pair within a few face sizes of
-    /// the plane over the step.
-    pub fn reach(&self, x: &[f64], v: &[f64], dt: f64) -> Reach {
-        let mut out = Vec::new();
-        for (p, pair) in self.pairs.iter().enumerate() {
-            if !pair.has_multipliers() {
-                continue;
-            }
-            let s = &pair.surface;
-            let mut lists: Vec<Vec<usize>> = vec![Vec::new(); s.slaves.len()];
-            crate::contact::broad::reach(s, x, v, dt, |k, nodes| {
-                let l = &mut lists[k];
-                if l.is_empty() {
-                    l.push(s.slaves[k]);
-                }
-                for &a in nodes {
-                    if !l.contains(&a) {
-                        l.push(a);
-                    }
-                }
-            });
-            for (k, l) in lists.into_iter().enumerate() {
-                if !l.is_empty() {
-                    out.push((p, k, l));
-                }
-            }
-        }
-        out
-    }
-}
