@@ -72,11 +72,15 @@ impl<const D: usize> Stepper<D> {
             if self.settle(&mut p, s0, x1, dt, law, report)? {
                 continue;
             }
-            if law.0 <= 1.0
-                && p.cur.converged(p.chord.tolerance(self.params.tolerance))
-                && self.energy_converged(&p.cur, s0, &mut p.energy)?
-            {
-                break;
+            if law.0 <= 1.0 && p.cur.converged(p.chord.tolerance(self.params.tolerance)) {
+                // at the iteration limit the residual tolerance decides alone
+                if p.it == self.params.max_iterations
+                    || self.energy_converged(&p.cur, s0, &mut p.energy)?
+                {
+                    break;
+                }
+            } else {
+                p.energy.left_tolerance();
             }
             self.give_up(&p, law.0)?;
             p.it += 1;
