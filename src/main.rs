@@ -269,7 +269,12 @@ fn run(path: &Path, flags: RunFlags) -> u8 {
             if !quiet {
                 s.report().iter().for_each(|l| println!("{l}"));
             }
-            0
+            if !s.balance.failed() {
+                return 0;
+            }
+            // the verdict line also where stdout is not read (--quiet)
+            eprintln!("{}", s.balance.verdict());
+            emcontact::driver::balance::VERDICT_EXIT
         }
         Err(e) if e.is_input() => {
             eprintln!("error: {e}");

@@ -9,7 +9,7 @@ use super::law::{classify, tangential_norm, Constraint};
 use super::narrow::Narrow;
 use super::point::{linearize, linearize_fd, ForceLaw, PointSetup};
 use super::point_eval::PointEval;
-use super::slave::{Role, SlavePoint};
+use super::slave::SlavePoint;
 use super::surface::{ContactSetupError, Surface};
 use crate::model::{ContactSpec, ContactTangent, Enforcement, Model};
 use rayon::prelude::*;
@@ -250,7 +250,7 @@ impl Pair {
             .enumerate()
             .try_for_each(|(k, point)| {
                 let face = narrow.held[k];
-                point.evaluated = point.role != Role::Redundant && (rigid || face.is_some());
+                point.evaluated = rigid || face.is_some();
                 if !point.evaluated {
                     return Ok(());
                 }

@@ -144,9 +144,12 @@ impl ContactSet {
 
     /// Starts a step of size `dt`: penalties for `dt`, faces free, Table 1's
     /// constraint of each point from its state at `t_n`, multipliers
-    /// warm-started from the last step's forces; a second pass leaves out its
+    /// warm-started from the last step's forces; a second pass shadows its
     /// slaves that lie on a first-pass slave at `x_n`.
     pub fn begin_step(&mut self, x: &[f64], dt: f64) {
+        for p in &mut self.pairs {
+            p.begin_step(dt);
+        }
         for i in 1..self.pairs.len() {
             let (first, rest) = self.pairs.split_at_mut(i);
             let (p1, p2) = (&first[i - 1], &mut rest[0]);
@@ -169,11 +172,11 @@ impl ContactSet {
                 &mut self.coincident,
             );
             for (p, &c) in p2.points.iter_mut().zip(&self.coincident) {
-                p.role = if c { Role::Redundant } else { Role::Enforced };
+                if c {
+                    p.role = Role::Shadowed;
+                    p.r = [0.0; 3];
+                }
             }
-        }
-        for p in &mut self.pairs {
-            p.begin_step(dt);
         }
     }
 

@@ -21,12 +21,17 @@ pub enum Role {
     /// Evaluated against a master face (or the plane) and enforced.
     #[default]
     Enforced,
-    /// A second-pass slave on a first-pass slave's node in this step: the
-    /// first pass already carries its constraint ([`super::narrow::on_nodes`]).
-    Redundant,
     /// A second-pass slave whose constraint the first pass holds at this
-    /// iterate (saddle-point enforcement, [`super::second_pass`]).
+    /// iterate ([`super::second_pass`]: on a first-pass slave's node at the
+    /// step's start, [`super::narrow::on_nodes`]; the shadow rule; or a
+    /// subproblem that stalled with both passes): evaluated, without a
+    /// multiplier, and enforced again where it penetrates.
     Shadowed,
+    /// A shadowed second-pass point that penetrated and is enforced again
+    /// for the rest of the step ([`super::second_pass::lift`]): a stalled
+    /// subproblem keeps it (dropping it again would let it back through and
+    /// lift it again, every Newton iteration until the step fails).
+    Lifted,
 }
 
 /// One slave point (module docs).
@@ -71,7 +76,7 @@ impl SlavePoint {
             Constraint::Gap
         };
         self.r = self.warm_start();
-        if self.role == Role::Shadowed {
+        if matches!(self.role, Role::Shadowed | Role::Lifted) {
             self.role = Role::Enforced;
         }
     }
@@ -108,6 +113,6 @@ impl SlavePoint {
 
     /// Whether the point carries a constraint at the iterate.
     pub(super) fn acts(&self) -> bool {
-        self.role == Role::Enforced
+        matches!(self.role, Role::Enforced | Role::Lifted)
     }
 }

@@ -14,12 +14,10 @@
 //!
 //! Only the pairs that act are tested (`Pair::enforced`: a measuring second
 //! pass of a one-pass contact only reports depth), and in them only slaves
-//! that were not in contact at `t_n`, that the contact stage did not
+//! that were not in contact at `t_n` and that the contact stage did not
 //! evaluate at the end of the step (no master face within the narrow
-//! phase's reach) and that it did not leave out (`Pair::redundant`: a
-//! second-pass slave on a first-pass one, held apart by its constraint, or
-//! the second pass of a subproblem it made degenerate,
-//! [`crate::contact::enforce`]). A slave it evaluated or left out was
+//! phase's reach; a shadowed second-pass point is evaluated,
+//! [`crate::contact::second_pass`]). A slave it evaluated or left out was
 //! decided on there: active, open beside the rim, or measured as
 //! penetration (the golf ball's club nodes left out, up to 0.02 face sizes
 //! into the ball), not missed.
@@ -49,7 +47,6 @@ use super::geometry::vec3::{axpy, dot, sub};
 use super::geometry::{face_normal, project};
 use super::pair::Pair;
 use super::set::ContactSet;
-use super::slave::Role;
 use super::surface::{Master, Surface};
 use crate::fe::ElementKind;
 use crate::mesh::Element;
@@ -118,7 +115,7 @@ fn pair_tunnel(p: &Pair, x0: &[f64], x1: &[f64]) -> Option<(usize, Option<usize>
     let d = s.dim;
     let open = |k: usize| {
         let s = &p.points[k];
-        !s.memory.in_contact && !s.evaluated && s.role != Role::Redundant
+        !s.memory.in_contact && !s.evaluated
     };
     let bound = p.drift_bound;
     let faces = match &s.master {

@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 /// Largest relative ledger closure the verdict accepts.
 pub const LEDGER_TOLERANCE: f64 = 1e-8;
 
+/// Exit code of a run that completed with a failed verdict
+/// ([`Balance::failed`]): 1 is a run that stopped, 2 bad input.
+pub const VERDICT_EXIT: u8 = 3;
+
 /// Running conservation measures (part of a checkpoint).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Balance {
@@ -236,6 +240,20 @@ impl Balance {
         }
         lines.push(self.verdict());
         lines
+    }
+
+    /// Whether the verdict is a failure the run could see: a node went
+    /// through a surface, or a ledger the method promises exact did not
+    /// close ("NOT OK", "CHECK", a momentum ledger that did not close).
+    /// `emcontact run` then exits with [`VERDICT_EXIT`], so that a script
+    /// cannot take such a run for a good one. Newmark's energy drift and an
+    /// update defect are what those methods promise, and pass.
+    pub fn failed(&self) -> bool {
+        if !self.intrusions.is_empty() {
+            return true;
+        }
+        let energy = !self.energy_exact || self.relative_drift() <= LEDGER_TOLERANCE;
+        !(energy && self.momentum_ok())
     }
 
     /// Whether the momentum ledgers close (angular only where promised).

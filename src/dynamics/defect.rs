@@ -77,7 +77,7 @@ impl<const D: usize> Stepper<D> {
     }
 
     /// `½ v·M v` (the scratch `mv` holds `M v` afterwards).
-    fn kinetic(&mut self, v: &[f64]) -> f64 {
+    pub(super) fn kinetic(&mut self, v: &[f64]) -> f64 {
         self.sys.mass_times(v, &mut self.mv);
         0.5 * v.iter().zip(&self.mv).map(|(a, b)| a * b).sum::<f64>()
     }

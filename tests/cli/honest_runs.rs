@@ -40,7 +40,12 @@ master_plane = { point = [0.0, 1.05], normal = [0.0, -1.0], velocity = [0.0, -1.
 fn a_ring_folding_through_itself_is_not_ok() {
     let r = run_text(FOLDING_RING, &[]);
     let (stdout, stderr) = (r.stdout(), r.stderr());
-    assert_eq!(r.code(), Some(0), "{stderr}");
+    // the run completes, and its failed verdict is its exit status
+    assert_eq!(
+        r.code(),
+        Some(emcontact::driver::balance::VERDICT_EXIT as i32),
+        "{stderr}"
+    );
     let verdict = stdout.lines().last().unwrap();
     assert!(verdict.starts_with("verdict: NOT OK"), "{stdout}");
     // naming the body, the surface it went through, the count, the deepest node

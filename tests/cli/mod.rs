@@ -9,6 +9,7 @@ mod driven_acceptance;
 mod driven_inputs;
 mod honest_runs;
 mod input_errors;
+mod intrusion_check;
 mod ledgers;
 mod mesh_generate;
 mod mesh_gmsh;

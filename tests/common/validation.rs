@@ -7,9 +7,14 @@ use crate::common::fixture::Fixture;
 use crate::common::run::{run, Run};
 use emcontact::output::CsvTable;
 
-/// A run of the case's input `validation/<case>/<name>.toml` as it stands.
+/// A run of the case's input `validation/<case>/<name>.toml` as it stands;
+/// its verdict must pass, as `validation/run_all.sh` asserts it (no node
+/// through a surface, the ledgers the method promises closed).
 pub fn run_case(case: &str, name: &str) -> Run {
-    run(&Fixture::file(&format!("validation/{case}/{name}.toml")).text())
+    let r = run(&Fixture::file(&format!("validation/{case}/{name}.toml")).text());
+    let b = &r.summary.balance;
+    assert!(!b.failed(), "{case}/{name}: {}", b.report().join("\n"));
+    r
 }
 
 fn col(t: &CsvTable, name: &str) -> Vec<f64> {

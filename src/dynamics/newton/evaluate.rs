@@ -17,6 +17,12 @@ pub(crate) struct Eval {
     /// c_M ‖M x₁‖`): a rigid motion has a force `scale` at round-off, where
     /// only this floor tells convergence.
     pub floor: f64,
+    /// The step's energy error at the iterate, `R · (x₁ − x₀)`
+    /// ([`super::energy`]) ...
+    pub work: f64,
+    /// ... and the largest work of one of the step's forces,
+    /// `max(|c_M M (x₁ − x̂)|, |f_int − f_c|, |f_ext|) · (x₁ − x₀)`.
+    pub force_work: f64,
 }
 
 impl Eval {
@@ -27,6 +33,11 @@ impl Eval {
     /// Below the tolerance, or at the round-off floor.
     pub fn converged(&self, tol: f64) -> bool {
         self.norm <= (tol * self.scale).max(self.floor)
+    }
+
+    /// At the round-off floor: no iteration can reduce the residual.
+    pub fn at_floor(&self) -> bool {
+        self.norm <= self.floor
     }
 }
 
@@ -77,6 +88,17 @@ impl<const D: usize> Stepper<D> {
             .max(norm(&self.f))
             .max(norm(&self.f_ext))
             .max(f64::MIN_POSITIVE);
+        let on_dx = |v: &[f64]| {
+            v.iter()
+                .zip(x1.iter().zip(x0))
+                .map(|(a, (b, c))| a * (b - c))
+                .sum::<f64>()
+        };
+        let work = on_dx(&self.r);
+        let force_work = on_dx(&self.mv)
+            .abs()
+            .max(on_dx(&self.f).abs())
+            .max(on_dx(&self.f_ext).abs());
         if !multipliers {
             self.sys.add_mass(cm, &mut self.k);
             self.sys.apply_fixed(&mut self.k);
@@ -85,6 +107,8 @@ impl<const D: usize> Stepper<D> {
             norm: n,
             scale,
             floor,
+            work,
+            force_work,
         })
     }
 

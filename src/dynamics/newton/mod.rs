@@ -8,7 +8,8 @@
 //! 2. settle — once close to a solution, slaves move to closer faces and
 //!    drifted points onto their drift bound
 //!    ([`crate::contact::ContactSet::settle`]); a change re-evaluates;
-//! 3. converged? — `‖R‖ ≤ tol · scale` (or its round-off floor) and every
+//! 3. converged? — `‖R‖ ≤ tol · scale` (or its round-off floor), the
+//!    step's energy error within its tolerance ([`energy`]) and every
 //!    point meets the contact law to its tolerance;
 //! 4. cycling? — a point switching between open and in contact too often
 //!    ([`active`]) or the iteration limit rejects the step (the run cuts
@@ -24,6 +25,7 @@
 pub mod active;
 pub(crate) mod chord;
 mod correct;
+mod energy;
 pub(crate) mod evaluate;
 pub mod policy;
 mod search;
@@ -31,6 +33,7 @@ mod search;
 use active::{ActiveSet, Cycling};
 use chord::Chord;
 use correct::Taken;
+use energy::StepEnergy;
 use evaluate::Eval;
 
 use super::step::{State, StepError, StepReport, Stepper};
@@ -50,6 +53,8 @@ struct Progress {
     switched: bool,
     /// How the current correction's iterate is evaluated.
     opts: EvalOptions,
+    /// The step's energy, once needed.
+    energy: StepEnergy,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -68,7 +73,14 @@ impl<const D: usize> Stepper<D> {
                 continue;
             }
             if law.0 <= 1.0 && p.cur.converged(p.chord.tolerance(self.params.tolerance)) {
-                break;
+                // at the iteration limit the residual tolerance decides alone
+                if p.it == self.params.max_iterations
+                    || self.energy_converged(&p.cur, s0, &mut p.energy)?
+                {
+                    break;
+                }
+            } else {
+                p.energy.left_tolerance();
             }
             self.give_up(&p, law.0)?;
             p.it += 1;
@@ -117,6 +129,7 @@ impl<const D: usize> Stepper<D> {
             restarts: report.contact_restarts,
             switched: false,
             opts,
+            energy: StepEnergy::default(),
         })
     }
 

@@ -10,32 +10,52 @@
 //!
 //! For each body, its elements at the end-of-step positions go into a
 //! spatial hash of their bounding boxes; a boundary node inside an element's
-//! box (not one of its own elements) is tested against the element split
-//! into simplices (quad4 in two triangles, hex8 in six tetrahedra about the
-//! diagonal 0–6; the split is exact for straight-sided elements and
-//! approximates a warped face). A node inside is as deep as its distance to
-//! the body's boundary surface (its closest boundary face). Rigid masters
-//! (planes, spheres, cylinders) give the depth `−g` of their signed gap.
+//! box (not one of its own elements) is tested against the element's exact
+//! shape (`geometry.rs`, this check's own code, not the contact module's): a
+//! hex8 by its inverse trilinear map, so that its faces are the bilinear
+//! quads contact projects onto (a split into tetrahedra would put a node
+//! resting on a warped face, outside the bilinear face where contact holds
+//! it, inside one of them, and report its gap as a depth); a quad4, tri3 or
+//! tet4 by its triangles. A node inside is as deep as its distance to the
+//! body's boundary surface (its closest boundary face, bilinear for quad4
+//! faces); inside its own body, where the faces around the node are left
+//! out of that distance, at most as deep as it is inside the element it is
+//! in (how far the body overlaps itself there). Quadratic elements are not
+//! checked. Rigid masters (planes,
+//! spheres, cylinders) give the depth `−g` of their signed gap.
 //!
 //! # Tolerance
 //!
 //! A node deeper than [`TOLERANCE`]`· h` (the initial-overlap threshold,
 //! `h` the mean boundary face size of the body it is in, or the pair's face
-//! size for a rigid master) counts. The slaves of a contact pair are held
-//! to the pair's own bound instead (its tolerance or drift bound, both
-//! below that); those of a penalty pair are left to `max_penetration`
-//! (the penalty law admits a penetration by design).
+//! size for a rigid master) counts. The slaves of an enforced pair are held
+//! to the pair's own bound where it is larger (its tolerance or drift
+//! bound, `contact.tolerance · h` and at least half of it, as
+//! [`crate::contact::pair::Pair::tolerances`] gives them: what exact enforcement
+//! allows); those of a penalty pair are left to `max_penetration` (the
+//! penalty law admits a penetration by design). A slave inside its master
+//! body deeper than that is still what its pair enforces, and not counted,
+//! where it is within the bound on the extension of the face the pair holds
+//! it on and within the narrow phase's slack of that face (see
+//! `Intruders::held_out`): at an edge where the master surface bends into
+//! a valley that extension lies under the next face.
+
+mod geometry;
 
 use crate::contact::search::SpatialHash;
 use crate::contact::surface::Master;
 use crate::contact::ContactSet;
-use crate::fe::ElementKind;
 use crate::mesh::{Element, Mesh};
 use crate::model::{Enforcement, Model};
 use serde::{Deserialize, Serialize};
 
 /// Depth beyond which a node counts, relative to the face size `h`.
 pub const TOLERANCE: f64 = 1e-8;
+
+/// How far beyond the face it holds a slave may be and still be taken as
+/// held on that face's extension (relative to the pair's face size): the
+/// narrow phase's slack (`FACE_SLACK` in `contact/narrow.rs`).
+const FACE_SLACK: f64 = 0.1;
 
 /// What a run found: nodes of `body` in `into` (the worst step, the first
 /// time).
@@ -116,6 +136,9 @@ pub struct Intruders {
     /// slave of a pair against the target, `None` where the check leaves it
     /// to the pair (penalty).
     slave_bound: std::collections::HashMap<(usize, usize), Option<f64>>,
+    /// Per node and target body: the enforced pair (index in the contact
+    /// set) and the slave index the node has in it.
+    slave_of: std::collections::HashMap<(usize, usize), (usize, usize)>,
     scratch: Vec<usize>,
     /// Findings so far.
     pub found: Vec<Intrusion>,
@@ -141,69 +164,6 @@ fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
-fn det3(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
-    a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-        + a[2] * (b[0] * c[1] - b[1] * c[0])
-}
-
-/// Whether `p` is inside the simplex `s` (3 or 4 points), all barycentric
-/// coordinates above `−eps` (relative).
-fn in_simplex(s: &[[f64; 3]], p: [f64; 3], eps: f64) -> bool {
-    if s.len() == 3 {
-        let area = |a: [f64; 3], b: [f64; 3], c: [f64; 3]| {
-            (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-        };
-        let total = area(s[0], s[1], s[2]);
-        if total == 0.0 {
-            return false;
-        }
-        let l = [
-            area(p, s[1], s[2]) / total,
-            area(s[0], p, s[2]) / total,
-            area(s[0], s[1], p) / total,
-        ];
-        return l.iter().all(|&v| v >= -eps);
-    }
-    let total = det3(sub(s[1], s[0]), sub(s[2], s[0]), sub(s[3], s[0]));
-    if total == 0.0 {
-        return false;
-    }
-    let l1 = det3(sub(p, s[0]), sub(s[2], s[0]), sub(s[3], s[0])) / total;
-    let l2 = det3(sub(s[1], s[0]), sub(p, s[0]), sub(s[3], s[0])) / total;
-    let l3 = det3(sub(s[1], s[0]), sub(s[2], s[0]), sub(p, s[0])) / total;
-    [l1, l2, l3, 1.0 - l1 - l2 - l3].iter().all(|&v| v >= -eps)
-}
-
-/// The simplices of an element (node positions within the element).
-fn simplices(kind: ElementKind) -> &'static [&'static [usize]] {
-    match kind {
-        ElementKind::Tri3 | ElementKind::Tet4 => &[&[0, 1, 2, 3]],
-        ElementKind::Quad4 => &[&[0, 1, 2], &[0, 2, 3]],
-        ElementKind::Hex8 => &[
-            &[0, 1, 2, 6],
-            &[0, 2, 3, 6],
-            &[0, 3, 7, 6],
-            &[0, 7, 4, 6],
-            &[0, 4, 5, 6],
-            &[0, 5, 1, 6],
-        ],
-        _ => &[],
-    }
-}
-
-fn inside_element(e: &Element, x: &[[f64; 3]], p: [f64; 3]) -> bool {
-    let nodes = e.nodes();
-    let simplex_nodes = if e.kind == ElementKind::Tri3 { 3 } else { 4 };
-    simplices(e.kind).iter().any(|s| {
-        let mut pts = [[0.0; 3]; 4];
-        let n = s.len().min(simplex_nodes);
-        for (k, &i) in s.iter().take(n).enumerate() {
-            pts[k] = x[nodes[i]];
-        }
-        in_simplex(&pts[..n], p, 1e-12)
-    })
-}
-
 /// How deep node `a` (inside `body`) is: its distance to the body's
 /// boundary surface, leaving out the faces around `a` itself (a node of the
 /// same body is on its own faces and those of its elements' neighbours).
@@ -220,10 +180,10 @@ fn depth(body: &BodyGeometry, x3: &[[f64; 3]], a: usize, scratch: &mut Vec<usize
     let p = x3[a];
     let distance = |f: &Element| {
         let mut xs = [[0.0; 3]; 4];
-        for (k, &n) in f.nodes().iter().enumerate() {
+        for (k, &n) in f.nodes().iter().enumerate().take(4) {
             xs[k] = x3[n];
         }
-        crate::contact::geometry::project(f.kind, &xs[..f.nodes().len()], p).distance
+        geometry::distance(f.kind, &xs, p)
     };
     let usable = |f: &Element| !f.nodes().iter().any(|n| star.contains(n));
     body.face_hash.candidates(p, scratch);
@@ -295,8 +255,9 @@ impl Intruders {
             .collect();
         // the slaves of each enforced pair, against the master's body or rigid master
         let mut slave_bound = std::collections::HashMap::new();
+        let mut slave_of = std::collections::HashMap::new();
         let n_bodies = bodies.len();
-        for p in contacts.pairs().iter().filter(|p| p.enforced()) {
+        for (i, p) in contacts.pairs().iter().enumerate().filter(|(_, p)| p.enforced()) {
             let target = match &p.surface().master {
                 Master::Faces(f) => f.first().map(|e| node_body[e.nodes()[0]]),
                 _ => Some(n_bodies + p.input()),
@@ -307,14 +268,16 @@ impl Intruders {
             let (tol_abs, drift_bound) = p.tolerances();
             let bound =
                 (p.spec().enforcement != Enforcement::Penalty).then(|| tol_abs.max(drift_bound));
-            for &a in &p.surface().slaves {
+            for (k, &a) in p.surface().slaves.iter().enumerate() {
                 slave_bound.insert((a, target), bound);
+                slave_of.insert((a, target), (i, k));
             }
         }
         Intruders {
             bodies,
             node_body,
             slave_bound,
+            slave_of,
             scratch: Vec::new(),
             found: Vec::new(),
         }
@@ -343,7 +306,7 @@ impl Intruders {
         let mut lines = Vec::new();
         let n_bodies = self.bodies.len();
         for b in 0..n_bodies {
-            let hits = self.into_body(b, &x3);
+            let hits = self.into_body(b, &x3, contacts);
             for (a_body, hit) in hits {
                 lines.extend(self.record(
                     a_body,
@@ -394,7 +357,12 @@ impl Intruders {
     }
 
     /// Boundary nodes of every body inside body `b`, per body.
-    fn into_body(&mut self, b: usize, x3: &[[f64; 3]]) -> Vec<(usize, Hit)> {
+    fn into_body(
+        &mut self,
+        b: usize,
+        x3: &[[f64; 3]],
+        contacts: &ContactSet,
+    ) -> Vec<(usize, Hit)> {
         if self.bodies[b].elements.is_empty() {
             return Vec::new();
         }
@@ -426,15 +394,26 @@ impl Intruders {
                     continue;
                 };
                 body.element_hash.candidates(p, &mut candidates);
-                let inside = candidates.iter().any(|&e| {
+                let within = candidates.iter().find_map(|&e| {
                     let el = &body.elements[e];
-                    !el.nodes().contains(&a) && inside_element(el, x3, p)
+                    let mut xs = [[0.0; 3]; 8];
+                    for (k, &n) in el.nodes().iter().enumerate().take(8) {
+                        xs[k] = x3[n];
+                    }
+                    (!el.nodes().contains(&a) && geometry::inside(el.kind, &xs, p))
+                        .then(|| geometry::depth_in(el.kind, &xs, p))
                 });
-                if !inside {
+                let Some(within) = within else {
                     continue;
+                };
+                let mut depth = depth(body, x3, a, &mut candidates);
+                if a_body == b {
+                    // through its own body: the faces around the node are
+                    // left out of the boundary distance, so the element it
+                    // is in bounds how deep the body overlaps itself there
+                    depth = depth.min(within);
                 }
-                let depth = depth(body, x3, a, &mut candidates);
-                if depth > tol {
+                if depth > tol && !self.held_out(a, b, tol, x3, contacts) {
                     hit.add(a, depth, tol);
                 }
             }
@@ -483,6 +462,41 @@ impl Intruders {
                 Some(line)
             }
         }
+    }
+
+    /// Whether node `a`, inside body `b`, is where its contact pair against
+    /// `b` holds it: on the extension of the face it holds, within the
+    /// pair's bound, and within `FACE_SLACK·h` of that face. Node-to-segment
+    /// contact enforces the gap on the held face, and at an edge where the
+    /// surface bends the slave may stay on its face's extension (the
+    /// narrow phase's slack and settle rules, which keep it from
+    /// alternating between the two faces): in a valley that extension lies
+    /// under the next face, by the slave's distance beyond the edge times
+    /// the bend (on the friction blocks up to 4.9e-5 h). Such a node is
+    /// what the contact law allows, not a crossing. The gap is this check's
+    /// own measure of the face the contact holds.
+    fn held_out(
+        &self,
+        a: usize,
+        b: usize,
+        bound: f64,
+        x3: &[[f64; 3]],
+        contacts: &ContactSet,
+    ) -> bool {
+        let Some(&(i, k)) = self.slave_of.get(&(a, b)) else {
+            return false;
+        };
+        let pair = &contacts.pairs()[i];
+        let (Master::Faces(faces), Some(f)) = (&pair.surface().master, pair.narrow().held[k])
+        else {
+            return false;
+        };
+        let mut xs = [[0.0; 3]; 4];
+        for (j, &n) in faces[f].nodes().iter().enumerate().take(4) {
+            xs[j] = x3[n];
+        }
+        let (gap, distance) = geometry::extended_gap(faces[f].kind, &xs, x3[a]);
+        gap >= -bound && distance <= FACE_SLACK * pair.surface().h
     }
 
     /// The body of node `a` (`None`: no body).
