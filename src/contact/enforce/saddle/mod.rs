@@ -308,7 +308,7 @@ impl Saddle {
                 self.history.push(merit);
             }
             let spent = info.iterations >= self.params.max_inner;
-            if (spent || self.stalled()) && !dropped {
+            if self.stalled() && !dropped {
                 dropped = true;
                 if crate::contact::second_pass::drop_all(set) > 0 {
                     // the two passes constrain the same motion and the inner
