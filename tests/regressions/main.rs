@@ -7,3 +7,4 @@ mod common;
 mod augmented_lagrangian_cycles_open_closed;
 mod disk_tunnels_through_block;
 mod fclib_triangle_stored_mass;
+mod saddle_ring_keeps_a_separating_force;

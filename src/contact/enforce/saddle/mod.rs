@@ -44,7 +44,12 @@
 //! whose residual `‖Φ‖²` does not see. Later steps are damped by a
 //! non-monotone backtracking line search on `‖Φ‖²` (the first block stays
 //! exact along the direction, being linear), and the inner iteration stops
-//! at a forcing term (`SaddleParams`).
+//! at a forcing term (`SaddleParams`) on the law's violation and, where a
+//! point's function is in its open branch, on the multiplier left there
+//! (`Δt ‖r‖/ρ`: a tensile or tangential multiplier on a separating point
+//! works outside the frictional ledger). One that
+//! cycles (no progress over a few iterates) leaves the second pass out
+//! for the step.
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).
