@@ -44,7 +44,12 @@
 //! whose residual `‖Φ‖²` does not see. Later steps are damped by a
 //! non-monotone backtracking line search on `‖Φ‖²` (the first block stays
 //! exact along the direction, being linear), and the inner iteration stops
-//! at a forcing term (`SaddleParams`).
+//! at a forcing term (`SaddleParams`) on the law's violation and, where a
+//! point's function is in its open branch, on the multiplier left there
+//! (`Δt ‖r‖/ρ`: a tensile or tangential multiplier on a separating point
+//! works outside the frictional ledger). One that
+//! cycles (no progress over a few iterates) leaves the second pass out
+//! for the step.
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).
@@ -92,6 +97,8 @@ pub struct Saddle {
     prox: f64,
     /// The merits of the last inner iterates (non-monotone line search).
     merits: Vec<f64>,
+    /// The merits of the inner iterates after the first step (stall test).
+    history: Vec<f64>,
     /// The second pass's shadow rule has been applied in this step
     /// ([`crate::contact::second_pass`]).
     shadowed: bool,
@@ -147,6 +154,7 @@ impl Saddle {
             shadowed: false,
             prox: params.proximal,
             merits: Vec::new(),
+            history: Vec::new(),
             rho: vec![0.0; m],
             jac: vec![PointJac::default(); m],
             r: vec![[0.0; 3]; m],
@@ -286,6 +294,7 @@ impl Saddle {
             false => self.params.forcing,
         };
         self.merits.clear();
+        self.history.clear();
         loop {
             let (merit, worst) = self.evaluate::<D>(set, opts.dt);
             info.error = worst;
@@ -300,18 +309,26 @@ impl Saddle {
             if done {
                 break;
             }
-            if info.iterations >= self.params.max_inner {
-                if !dropped && crate::contact::second_pass::drop_all(set) > 0 {
+            if info.iterations > 0 {
+                self.history.push(merit);
+            }
+            let spent = info.iterations >= self.params.max_inner;
+            if self.stalled() && !dropped {
+                dropped = true;
+                if crate::contact::second_pass::drop_all(set) > 0 {
                     // the two passes constrain the same motion and the inner
                     // iteration stalls there: the first pass alone, for the
                     // rest of the step (as the condensed path does)
-                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance; second pass left out for the step");
-                    dropped = true;
+                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations; second pass left out for the step", info.iterations);
                     self.r.copy_from_slice(&self.r_old);
                     self.y.iter_mut().for_each(|v| *v = 0.0);
+                    self.history.clear();
+                    self.merits.clear();
                     info.iterations = 0;
                     continue;
                 }
+            }
+            if spent {
                 log::debug!("contact (saddle): inner iteration left at {worst:.3e} of the tolerance after {} iterations", info.iterations);
                 break;
             }
@@ -341,6 +358,19 @@ impl Saddle {
         }
         info.seconds = start.elapsed().as_secs_f64();
         Ok(info)
+    }
+
+    /// The inner iteration cycles (`SaddleParams::stall_window`): the least
+    /// merit of its last iterates is no lower than a share of the least
+    /// before them.
+    fn stalled(&self) -> bool {
+        let (w, h) = (self.params.stall_window, &self.history);
+        if h.len() <= w {
+            return false;
+        }
+        let least = |v: &[f64]| v.iter().fold(f64::INFINITY, |m, &x| m.min(x));
+        let split = h.len() - w;
+        least(&h[split..]) > self.params.stall_progress * least(&h[..split])
     }
 
     /// `ρ_l = D / tr W̃_ll` of every point (module docs).

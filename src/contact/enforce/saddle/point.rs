@@ -54,7 +54,11 @@ pub(super) fn evaluate<const D: usize>(
                     ..Default::default()
                 };
             }
-            merit += r[j].iter().map(|v| v * v).sum::<f64>();
+            let norm2 = r[j].iter().map(|v| v * v).sum::<f64>();
+            merit += norm2;
+            if point.acts() {
+                worst = worst.max(dt * norm2.sqrt() / rho[j] / pair.tol_abs);
+            }
             continue;
         }
         let n = pair.element_nodes(k, &mut nodes);
@@ -77,7 +81,14 @@ pub(super) fn evaluate<const D: usize>(
         let (phi, am, bm): (SVector<f64, D>, SMatrix<f64, D, D>, SMatrix<f64, D, D>) =
             NsnFunction::AlartCurnier.eval::<D>(&rc, &uc, mu, rho[j]);
         merit += phi.norm_squared();
-        worst = worst.max(violation(r[j], u, mu, D - 1, dt) / pair.tol_abs);
+        let open = (0..D).all(|i| bm[(i, i)] == 1.0 && am[(i, i)] == 0.0);
+        // the law's violation and, where the function's open branch says
+        // `r = 0`, the multiplier left as a length (`Δt ‖r‖/ρ`, the motion
+        // it would make): a tensile normal or a tangential multiplier on a
+        // separating point works on the bodies outside the frictional
+        // ledger, and the violation, classifying `r` alone, calls it open
+        let left = if open { dt * rc.norm() / rho[j] } else { 0.0 };
+        worst = worst.max(violation(r[j], u, mu, D - 1, dt).max(left) / pair.tol_abs);
         let Some(jac) = jac.as_deref_mut() else {
             continue;
         };
@@ -91,7 +102,7 @@ pub(super) fn evaluate<const D: usize>(
                 pj.b[i][c] = bm[(i, c)] + am[(i, c)] * extra;
             }
         }
-        pj.open = (0..D).all(|i| bm[(i, i)] == 1.0 && am[(i, i)] == 0.0);
+        pj.open = open;
         jac[j] = pj;
     }
     (merit, worst)
