@@ -39,7 +39,7 @@
 //! self-contact surface one side of the wall.
 
 use super::geometry::vec3::dot;
-use super::surface::face_normal_raw;
+use super::surface::{face_normal_raw, Master, Surface};
 use crate::mesh::Element;
 
 /// Whether `face` is `node`'s own side (module docs): it holds the node, or
@@ -82,6 +82,28 @@ pub fn normals(
         }
         face_normal.push(u);
     }
+}
+
+/// Whether self-contact point `k` of surface `s` repeats another point's
+/// constraint: its face (`held[k]`) holds a node `b` of lower index whose
+/// point's face holds `k`'s node. Where the surface closes onto itself both
+/// sides' nodes are slave points on the other side's faces, as in a
+/// two-pass contact, and such a pair constrains the same closing twice
+/// (near-matching meshes make the subproblem's rows nearly dependent); the
+/// lower node's point keeps it. These are the points a stalled exact
+/// subproblem leaves out for the rest of the step, as it leaves out a
+/// two-pass contact's second pass.
+pub fn repeats(s: &Surface, held: &[Option<usize>], k: usize) -> bool {
+    let (Master::Faces(faces), Some(f)) = (&s.master, held[k]) else {
+        return false;
+    };
+    let a = s.slaves[k];
+    faces[f].nodes().iter().any(|&b| {
+        b < a
+            && s.slave_index(b)
+                .and_then(|j| held[j])
+                .is_some_and(|g| faces[g].nodes().contains(&a))
+    })
 }
 
 #[cfg(test)]

@@ -168,6 +168,25 @@ impl Pair {
         (n, &p.lin.force[..n * d], normal)
     }
 
+    /// Whether point `k` may be left out of a stalled exact subproblem for
+    /// the rest of the step: a second-pass point, or a self-contact point
+    /// that repeats another's constraint ([`super::own::repeats`]).
+    pub(super) fn droppable(&self, k: usize) -> bool {
+        self.pass == 2 || (self.surface.own && super::own::repeats(&self.surface, &self.narrow.held, k))
+    }
+
+    /// The role of a point a stalled subproblem left out: a second pass's
+    /// is redundant for the rest of the step; a self-contact's stays
+    /// measured (shadowed: its penetration keeps Newton going, and
+    /// [`super::second_pass::lift`] enforces it again where it penetrates).
+    pub(super) fn left_out(&self) -> Role {
+        if self.surface.own {
+            Role::Shadowed
+        } else {
+            Role::Redundant
+        }
+    }
+
     /// Whether the multipliers are unknowns of Newton (exact, augmented Lagrangian).
     pub fn has_multipliers(&self) -> bool {
         self.enforced && self.spec.enforcement != Enforcement::Penalty

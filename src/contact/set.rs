@@ -178,6 +178,11 @@ impl ContactSet {
             }
         }
         for p in &mut self.pairs {
+            if p.surface.own {
+                // points a stalled subproblem left out (super::own::repeats)
+                // take part again
+                p.points.iter_mut().for_each(|s| s.role = Role::Enforced);
+            }
             p.begin_step(dt);
         }
     }

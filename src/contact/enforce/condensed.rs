@@ -87,7 +87,7 @@ struct Candidate {
 fn is_candidate(set: &ContactSet, p: usize, k: usize) -> bool {
     let pair = &set.pairs[p];
     let point = &pair.points[k];
-    if !pair.has_multipliers() || !point.on_master() {
+    if !pair.has_multipliers() || !point.on_master() || point.role == Role::Shadowed {
         return false;
     }
     pair.engaged(k) || point.lin.g1 < CANDIDATE_GAP * pair.surface.h
@@ -400,7 +400,10 @@ fn solve_reduced<const D: usize>(
             .solver
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
-        let second: Vec<bool> = cands.iter().map(|c| set.pairs[c.pair].pass == 2).collect();
+        let second: Vec<bool> = cands
+            .iter()
+            .map(|c| set.pairs[c.pair].droppable(c.point))
+            .collect();
         let (i, dropped) =
             solve_exact::<D>(&problem, &second, &name, r, &mut u).map_err(|source| {
                 EnforceError::Solver {
@@ -410,7 +413,7 @@ fn solve_reduced<const D: usize>(
             })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
-                set.pairs[c.pair].points[c.point].role = Role::Redundant;
+                set.pairs[c.pair].points[c.point].role = set.pairs[c.pair].left_out();
             }
         }
         info.iterations = i.iterations;
