@@ -22,3 +22,4 @@ mod output_vtk;
 mod quadratic_meshes;
 mod restart;
 mod run;
+mod self_contact_inputs;

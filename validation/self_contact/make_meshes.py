@@ -18,7 +18,7 @@ import sys
 import gmsh
 
 R, T, L = 1.0, 0.03, 2.0
-N_RING, N_TUBE, N_LEN, N_WALL = 200, 64, 16, 2
+N_RING, N_TUBE, N_LEN, N_WALL = 200, 48, 8, 2
 
 
 def annulus(n_around):
@@ -35,14 +35,15 @@ def annulus(n_around):
     for k in range(4):
         loop = geo.addCurveLoop([radial[k], outer[k], -radial[(k + 1) % 4], -inner[k]])
         surfaces.append(geo.addPlaneSurface([loop]))
-    geo.synchronize()
+    # on the geo kernel (a later synchronize keeps them)
     for a in inner + outer:
-        gmsh.model.mesh.setTransfiniteCurve(a, n_around // 4 + 1)
+        geo.mesh.setTransfiniteCurve(a, n_around // 4 + 1)
     for r in radial:
-        gmsh.model.mesh.setTransfiniteCurve(r, N_WALL + 1)
+        geo.mesh.setTransfiniteCurve(r, N_WALL + 1)
     for s in surfaces:
-        gmsh.model.mesh.setTransfiniteSurface(s)
-        gmsh.model.mesh.setRecombine(2, s)
+        geo.mesh.setTransfiniteSurface(s)
+        geo.mesh.setRecombine(2, s)
+    geo.synchronize()
     return surfaces, inner, outer
 
 
