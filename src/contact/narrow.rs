@@ -31,8 +31,8 @@
 //! moves on to a third face still settles.
 
 use super::broad::node_x;
-use super::own::{self, own_side};
 use super::geometry::{project, Location, MAX_FACE_NODES};
+use super::own::{self, own_side};
 use super::search::SpatialHash;
 use super::surface::{Master, Surface};
 use crate::mesh::Element;
@@ -98,7 +98,12 @@ impl Narrow {
         let d = s.dim;
         self.x3.clear();
         self.x3.extend((0..x1.len() / d).map(|a| node_x(x1, a, d)));
-        own::normals(faces, &self.x3, &mut self.face_normal, &mut self.node_normal);
+        own::normals(
+            faces,
+            &self.x3,
+            &mut self.face_normal,
+            &mut self.node_normal,
+        );
         self.hash.rebuild(&self.x3, faces);
         for (k, &sl) in s.slaves.iter().enumerate() {
             let (nn, fnorm) = (self.node_normal[sl], &self.face_normal);
@@ -198,7 +203,10 @@ pub fn beside_rim(s: &Surface, e: &Element, loc: Location) -> bool {
         Location::Interior => false,
         Location::Vertex(k) => s.rim_nodes[nodes[k as usize]],
         Location::Edge(k) => {
-            let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % e.kind.n_corners()]);
+            let (a, b) = (
+                nodes[k as usize],
+                nodes[(k as usize + 1) % e.kind.n_corners()],
+            );
             s.rim_edges.contains(&(a.min(b), a.max(b)))
         }
     }

@@ -172,7 +172,8 @@ impl Pair {
     /// the rest of the step: a second-pass point, or a self-contact point
     /// that repeats another's constraint ([`super::own::repeats`]).
     pub(super) fn droppable(&self, k: usize) -> bool {
-        self.pass == 2 || (self.surface.own && super::own::repeats(&self.surface, &self.narrow.held, k))
+        self.pass == 2
+            || (self.surface.own && super::own::repeats(&self.surface, &self.narrow.held, k))
     }
 
     /// The role of a point a stalled subproblem left out: a second pass's

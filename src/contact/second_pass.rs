@@ -85,7 +85,11 @@ pub fn shadow(set: &mut ContactSet) {
 /// tolerance; returns how many.
 pub fn lift(set: &mut ContactSet) -> usize {
     let mut lifted = 0;
-    for p in set.pairs.iter_mut().filter(|p| p.pass == 2 || p.surface.own) {
+    for p in set
+        .pairs
+        .iter_mut()
+        .filter(|p| p.pass == 2 || p.surface.own)
+    {
         let tol = p.tol_abs;
         for point in &mut p.points {
             if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {

@@ -62,8 +62,16 @@ fn a_ring_folding_onto_itself_keeps_its_ledgers_and_does_not_cross_itself() {
     let h = run.history();
     assert_exact_energy(&h);
     let l = momentum_closure(&h, "l", "impulse_", ["linear_scale", "impulse_size"]);
-    let j = momentum_closure(&h, "j", "angular_impulse_", ["angular_scale", "angular_impulse_size"]);
-    assert!(l <= MOMENTUM && j <= MOMENTUM, "momentum ledgers: L {l:e}, J {j:e}");
+    let j = momentum_closure(
+        &h,
+        "j",
+        "angular_impulse_",
+        ["angular_scale", "angular_impulse_size"],
+    );
+    assert!(
+        l <= MOMENTUM && j <= MOMENTUM,
+        "momentum ledgers: L {l:e}, J {j:e}"
+    );
     // the inner surface did close onto itself: the self pair carried force
     let contacts = std::fs::read_to_string(run.out().join("contacts.csv")).unwrap();
     let header: Vec<&str> = contacts.lines().next().unwrap().split(',').collect();
@@ -80,7 +88,10 @@ fn a_ring_folding_onto_itself_keeps_its_ledgers_and_does_not_cross_itself() {
     assert!(steps >= 5, "the self pair was active in {steps} steps only");
     // no cut-back: every step is the input's
     let dt = col(&h, "dt");
-    assert!(dt[1..].iter().all(|&d| d == 2e-4), "a step was cut back: {dt:?}");
+    assert!(
+        dt[1..].iter().all(|&d| d == 2e-4),
+        "a step was cut back: {dt:?}"
+    );
     let (ok, summary) = no_crossing(&run);
     assert!(ok, "a node crossed its own surface: {summary}");
 }
@@ -88,10 +99,17 @@ fn a_ring_folding_onto_itself_keeps_its_ledgers_and_does_not_cross_itself() {
 #[test]
 fn without_the_self_pair_the_same_ring_passes_through_itself() {
     let text = source("ring_self").replace(SELF_PAIR, "");
-    assert!(!text.contains("master = \"ring_inner\""), "test bug: pair not removed");
+    assert!(
+        !text.contains("master = \"ring_inner\""),
+        "test bug: pair not removed"
+    );
     let run = run_text(&text, &[]);
     // the run's own verdict sees the crossing too (exit 0 or 1, files kept)
-    assert!(run.stdout().contains("inside their own body"), "{}", run.stdout());
+    assert!(
+        run.stdout().contains("inside their own body"),
+        "{}",
+        run.stdout()
+    );
     let (ok, summary) = no_crossing(&run);
     assert!(!ok, "the independent check missed the crossing: {summary}");
 }
