@@ -319,6 +319,15 @@ pub struct ContactSpec {
     pub initial_overlap: InitialOverlap,
 }
 
+impl ContactSpec {
+    /// Whether the pair is a self-contact: `slave` and `master` name the
+    /// same surface, whose nodes are searched against its own faces
+    /// ([`crate::contact::own`]). One pass covers both directions.
+    pub fn is_self(&self) -> bool {
+        matches!(&self.master, MasterSpec::Surface(m) if *m == self.slave)
+    }
+}
+
 /// `initial_overlap` of a contact pair: nodes of its surfaces that lie inside
 /// the other body at t = 0 (deeper than [`crate::contact::overlap::OVERLAP_TOL`]` · h`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

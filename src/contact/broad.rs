@@ -4,6 +4,7 @@
 //! whether contact is possible at all (the Newton start, see the stepper).
 
 use super::geometry::vec3::{dot, sub};
+use super::own;
 use super::search::SpatialHash;
 use super::surface::{Master, Surface};
 
@@ -105,6 +106,7 @@ const PLANE_REACH: f64 = 4.0;
 /// holds every face whose swept box can meet a slave's: both move by at most
 /// `c·max|w|`. With `c·w` the step's actual displacement `x_{n+1} − x_n` this
 /// is every face a slave's straight path may cross (the tunnelling check).
+/// A self-contact slave's own side at `x` is left out ([`super::own`]).
 pub fn swept_pairs(
     s: &Surface,
     x: &[f64],
@@ -127,9 +129,18 @@ pub fn swept_pairs(
     let x3: Vec<[f64; 3]> = (0..x.len() / d).map(|a| node_x(x, a, d)).collect();
     hash.rebuild(&x3, faces);
     let mut candidates = Vec::new();
+    // a self-contact node does not reach its own side (super::own), judged at x
+    let (mut face_normal, mut node_normal) = (Vec::new(), Vec::new());
+    if s.own {
+        node_normal.resize(x3.len(), [0.0; 3]);
+        own::normals(faces, &x3, &mut face_normal, &mut node_normal);
+    }
     for (k, &sl) in s.slaves.iter().enumerate() {
         let (slo, shi) = swept(x, w, c, d, &mut std::iter::once(sl), 0.0);
         hash.candidates(x3[sl], &mut candidates);
+        if s.own {
+            candidates.retain(|&f| !own::own_side(&faces[f], sl, node_normal[sl], face_normal[f]));
+        }
         for &f in &candidates {
             let (lo, hi) = &boxes[f];
             if (0..3).all(|i| shi[i] >= lo[i] && slo[i] <= hi[i]) {

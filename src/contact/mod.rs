@@ -5,7 +5,8 @@
 //!    or rigid plane, the master surface's rim;
 //! 2. [`broad`] — broad phase of a step: which slaves may reach which faces
 //!    (the stiffness pattern's couplings); [`search`] is its spatial hash;
-//! 3. [`narrow`] — narrow phase: the face each slave is evaluated against;
+//! 3. [`narrow`] — narrow phase: the face each slave is evaluated against
+//!    ([`own`]: which faces a self-contact node may not take);
 //! 4. [`geometry`] and [`point`] — kinematics: projection, gap, objective
 //!    rates, the operators `N_A`, `D^α_A`, and one point's velocities `u`,
 //!    force operator `H` and their exact linearization;
@@ -34,6 +35,7 @@ pub mod geometry;
 pub mod law;
 pub mod narrow;
 pub mod overlap;
+pub mod own;
 pub mod pair;
 pub mod point;
 pub mod point_eval;

@@ -32,8 +32,9 @@
 
 use super::broad::node_x;
 use super::geometry::{project, Location, MAX_FACE_NODES};
+use super::own::{self, own_side};
 use super::search::SpatialHash;
-use super::surface::{face_normal_raw, Master, Surface};
+use super::surface::{Master, Surface};
 use crate::mesh::Element;
 
 /// A slave keeps its face while it is within `FACE_SLACK·h` of the closest.
@@ -47,9 +48,11 @@ pub struct Narrow {
     hash: SpatialHash,
     x3: Vec<[f64; 3]>,
     candidates: Vec<usize>,
-    /// Averaged outward node normals of the master at `x_{n+1}` (they only fix
-    /// the sign of `ν` at edges and vertices).
+    /// Averaged outward node normals of the master at `x_{n+1}` (they fix
+    /// the sign of `ν` at edges and vertices, and with the unit face normals
+    /// a self-contact node's own side, [`super::own`]).
     node_normal: Vec<[f64; 3]>,
+    face_normal: Vec<[f64; 3]>,
     /// The face each slave is evaluated against (`None`: no face within 2h).
     pub held: Vec<Option<usize>>,
     /// The closest face at the last detection.
@@ -69,6 +72,7 @@ impl Narrow {
             x3: Vec::new(),
             candidates: Vec::new(),
             node_normal: vec![[0.0; 3]; n_nodes],
+            face_normal: Vec::new(),
             held: vec![None; n],
             closest: vec![None; n],
             excess: vec![0.0; n],
@@ -94,12 +98,23 @@ impl Narrow {
         let d = s.dim;
         self.x3.clear();
         self.x3.extend((0..x1.len() / d).map(|a| node_x(x1, a, d)));
-        self.update_node_normals(faces);
+        own::normals(
+            faces,
+            &self.x3,
+            &mut self.face_normal,
+            &mut self.node_normal,
+        );
         self.hash.rebuild(&self.x3, faces);
         for (k, &sl) in s.slaves.iter().enumerate() {
-            let best = self
-                .hash
-                .closest_face(&self.x3, faces, self.x3[sl], &mut self.candidates);
+            let (nn, fnorm) = (self.node_normal[sl], &self.face_normal);
+            let skip = |f: usize| s.own && own_side(&faces[f], sl, nn, fnorm[f]);
+            let best = self.hash.closest_face_except(
+                &self.x3,
+                faces,
+                self.x3[sl],
+                &mut self.candidates,
+                skip,
+            );
             self.closest[k] = best.map(|(b, _)| b);
             let face = match (best, self.held[k]) {
                 (None, _) => None,
@@ -160,30 +175,6 @@ impl Narrow {
         moved
     }
 
-    fn update_node_normals(&mut self, faces: &[Element]) {
-        let mut xs = [[0.0; 3]; MAX_FACE_NODES];
-        for e in faces {
-            for &a in e.nodes() {
-                self.node_normal[a] = [0.0; 3];
-            }
-        }
-        for e in faces {
-            let n = e.nodes().len();
-            for (k, &a) in e.nodes().iter().enumerate() {
-                xs[k] = self.x3[a];
-            }
-            let f = face_normal_raw(e.kind, &xs[..n]);
-            let l = (f[0] * f[0] + f[1] * f[1] + f[2] * f[2])
-                .sqrt()
-                .max(f64::MIN_POSITIVE);
-            for &a in e.nodes() {
-                for i in 0..3 {
-                    self.node_normal[a][i] += f[i] / l;
-                }
-            }
-        }
-    }
-
     /// The averaged outward normal at an edge or vertex location of face `e`
     /// (it fixes the sign of `ν = ±s/|s|` there), `None` in the interior.
     pub fn hint(&self, e: &Element, loc: Location) -> Option<[f64; 3]> {
@@ -212,7 +203,10 @@ pub fn beside_rim(s: &Surface, e: &Element, loc: Location) -> bool {
         Location::Interior => false,
         Location::Vertex(k) => s.rim_nodes[nodes[k as usize]],
         Location::Edge(k) => {
-            let (a, b) = (nodes[k as usize], nodes[(k as usize + 1) % e.kind.n_corners()]);
+            let (a, b) = (
+                nodes[k as usize],
+                nodes[(k as usize + 1) % e.kind.n_corners()],
+            );
             s.rim_edges.contains(&(a.min(b), a.max(b)))
         }
     }
@@ -278,6 +272,7 @@ mod tests {
             h: 1.0,
             rim_edges: HashSet::new(),
             rim_nodes: vec![true, false, false, true, false],
+            own: false,
         }
     }
 

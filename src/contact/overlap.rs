@@ -228,6 +228,9 @@ pub struct Resolved {
 /// and for a deformable master its nodes against the slave surface.
 fn directions(spec: &ContactSpec) -> Vec<ContactSpec> {
     let mut out = vec![spec.clone()];
+    if spec.is_self() {
+        return out;
+    }
     if let MasterSpec::Surface(m) = &spec.master {
         out.push(ContactSpec {
             slave: m.clone(),
@@ -366,6 +369,9 @@ fn pair_overlaps(model: &Model, mesh: &Mesh, i: usize) -> Result<Vec<Overlap>, O
         let (other, body) = match &dir.master {
             MasterSpec::Plane { .. } => ("the rigid plane".to_string(), None),
             MasterSpec::Rigid(r) => (format!("the rigid {}", r.kind()), None),
+            // a self-contact node is inside its own body by definition: only
+            // the faces the narrow phase lets it see can hold it (super::own)
+            MasterSpec::Surface(m) if dir.is_self() => (format!("\"{m}\" (itself)"), None),
             MasterSpec::Surface(m) => {
                 let mut on = vec![false; mesh.nodes.len()];
                 if let Master::Faces(faces) = &s.master {

@@ -9,7 +9,7 @@ use super::law::{classify, tangential_norm, Constraint};
 use super::narrow::Narrow;
 use super::point::{linearize, linearize_fd, ForceLaw, PointSetup};
 use super::point_eval::PointEval;
-use super::slave::SlavePoint;
+use super::slave::{Role, SlavePoint};
 use super::surface::{ContactSetupError, Surface};
 use crate::model::{ContactSpec, ContactTangent, Enforcement, Model};
 use rayon::prelude::*;
@@ -166,6 +166,17 @@ impl Pair {
             *v = p.lin.r[0] * p.lin.h[0][i];
         }
         (n, &p.lin.force[..n * d], normal)
+    }
+
+    /// Whether point `k` may be left out (shadowed) of a stalled exact
+    /// subproblem: a second-pass point, or a self-contact point that repeats
+    /// another's constraint ([`super::own::repeats`]); never a lifted one
+    /// (left out again it would penetrate again, [`super::second_pass`]: the
+    /// subproblem with it is solved in full).
+    pub(super) fn droppable(&self, k: usize) -> bool {
+        self.points[k].role != Role::Lifted
+            && (self.pass == 2
+                || (self.surface.own && super::own::repeats(&self.surface, &self.narrow.held, k)))
     }
 
     /// Whether the multipliers are unknowns of Newton (exact, augmented Lagrangian).

@@ -233,7 +233,21 @@ impl SpatialHash {
         point: [f64; 3],
         scratch: &mut Vec<usize>,
     ) -> Option<(usize, Projection)> {
+        self.closest_face_except(x, faces, point, scratch, |_| false)
+    }
+
+    /// [`SpatialHash::closest_face`] among the faces for which `skip` does
+    /// not hold (a self-contact node's own side, [`crate::contact::own`]).
+    pub fn closest_face_except(
+        &self,
+        x: &[[f64; 3]],
+        faces: &[Element],
+        point: [f64; 3],
+        scratch: &mut Vec<usize>,
+        skip: impl Fn(usize) -> bool,
+    ) -> Option<(usize, Projection)> {
         self.candidates(point, scratch);
+        scratch.retain(|&f| !skip(f));
         // Project the face with the nearest box first, so that the box bound
         // below rejects most of the others.
         if let Some(first) = (0..scratch.len()).min_by(|&i, &j| {

@@ -90,11 +90,17 @@ pub fn shadow(set: &mut ContactSet) {
     }
 }
 
-/// Enforces again, for the rest of the step, every shadowed point that
-/// penetrates its face beyond the tolerance; returns how many.
+/// Enforces again, for the rest of the step, every shadowed point (of a
+/// second pass, or a self-contact point a stalled subproblem left out,
+/// [`super::pair::Pair::droppable`]) that penetrates its face beyond the
+/// tolerance; returns how many.
 pub fn lift(set: &mut ContactSet) -> usize {
     let mut lifted = 0;
-    for p in set.pairs.iter_mut().filter(|p| p.pass == 2) {
+    for p in set
+        .pairs
+        .iter_mut()
+        .filter(|p| p.pass == 2 || p.surface.own)
+    {
         let tol = p.tol_abs;
         for point in &mut p.points {
             if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {

@@ -74,7 +74,8 @@ pub struct PointView<'a> {
 
 impl ContactSet {
     /// The pairs of `model` in dimension `dim`: one per `[[contact]]`, and a
-    /// second, swapped one for a two-pass contact.
+    /// second, swapped one for a two-pass contact between two surfaces (a
+    /// self-contact's one pair is both passes).
     pub fn new(model: &Model, dim: usize) -> Result<ContactSet, ContactSetupError> {
         let stiffness = model
             .bodies
@@ -85,6 +86,10 @@ impl ContactSet {
         let mut pairs = Vec::new();
         for (i, spec) in model.contacts.iter().enumerate() {
             pairs.push(Pair::new((i, 1), spec, model, dim, stiffness, density)?);
+            if spec.is_self() {
+                // its one pass is both (super::own)
+                continue;
+            }
             if let MasterSpec::Surface(master) = &spec.master {
                 let swapped = ContactSpec {
                     slave: master.clone(),

@@ -85,6 +85,9 @@ pub struct Surface {
     /// bounded by faces that are not part of the contact surface.
     pub rim_edges: HashSet<(usize, usize)>,
     pub rim_nodes: Vec<bool>,
+    /// A self-contact: the master faces are the slave surface's own, and a
+    /// node's own side is no master face for it ([`super::own`]).
+    pub own: bool,
 }
 
 /// Unnormalized outward normal of a face from its corners (2D segment:
@@ -305,6 +308,7 @@ impl Surface {
             h,
             rim_edges,
             rim_nodes,
+            own: spec.is_self(),
         })
     }
 

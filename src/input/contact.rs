@@ -154,15 +154,7 @@ pub(super) fn build_contact(
             rigid::cylinder(ctx, s, &format!("{key}.master_cylinder"), dim, curves)?
         }
     };
-    if let MasterSpec::Surface(m) = &master {
-        if *m == slave {
-            return ctx.err(
-                Some(c.slave.span()),
-                format!("{key}.slave"),
-                "slave and master must be different surfaces",
-            );
-        }
-    }
+    let own = matches!(&master, MasterSpec::Surface(m) if *m == slave);
     let friction = match &c.friction {
         Some(f) if !(*f.get_ref() >= 0.0 && f.get_ref().is_finite()) => {
             return ctx.err(
@@ -263,6 +255,21 @@ pub(super) fn build_contact(
         .map(|v| *v.get_ref())
         .unwrap_or(true);
     let passes = match (&c.passes, &master) {
+        // a self-contact searches every node against every other face of
+        // its surface: both passes at once, each node a slave point once
+        (None, MasterSpec::Surface(_)) if own => 2,
+        (Some(p), MasterSpec::Surface(_)) if own && *p.get_ref() != 2 => {
+            return ctx.err(
+                Some(p.span()),
+                format!("{key}.passes"),
+                format!(
+                    "a self-contact (slave and master both \"{slave}\") is two passes by \
+                     construction (every node against the faces of its own surface): passes \
+                     must be 2, got {}; delete the key",
+                    p.get_ref()
+                ),
+            )
+        }
         // two passes under the augmented Lagrangian's single Alart–Curnier
         // step per iteration stall where the two meshes do not match on a
         // flat interface (the second pass nearly repeats the first's

@@ -298,8 +298,8 @@ fn contact_keys() {
     case(
         &plate(),
         plane,
-        "master = \"plate_ymin\"",
-        &["contact[0].slave", "different surfaces"],
+        "master = \"plate_ymin\"\npasses = 1",
+        &["contact[0].passes", "self-contact", "passes must be 2"],
     );
     case(
         &plate(),

@@ -21,3 +21,4 @@ mod output_vtk;
 mod quadratic_meshes;
 mod restart;
 mod run;
+mod self_contact_inputs;

@@ -15,6 +15,7 @@ mod quadratic_blocks;
 mod quadratic_faces;
 mod reactions;
 mod search;
+mod self_contact;
 mod step_rejections;
 mod tangent;
 mod tunnel;

@@ -400,14 +400,9 @@ fn solve_reduced<const D: usize>(
             .solver
             .clone()
             .unwrap_or_else(|| DEFAULT_SOLVER.to_string());
-        // a lifted point stays: dropped again it would penetrate again
-        // (super::second_pass); the subproblem with it is solved in full
         let second: Vec<bool> = cands
             .iter()
-            .map(|c| {
-                set.pairs[c.pair].pass == 2
-                    && set.pairs[c.pair].points[c.point].role != Role::Lifted
-            })
+            .map(|c| set.pairs[c.pair].droppable(c.point))
             .collect();
         let (i, dropped) =
             solve_exact::<D>(&problem, &second, &name, r, &mut u).map_err(|source| {
