@@ -18,3 +18,4 @@ mod matrices;
 mod real_tangents;
 mod saddle_point;
 mod siconos_dat;
+mod spheres;

@@ -20,13 +20,19 @@
 //!   [`AutoParams::nsgs_leash`] sweeps (LMGC PerioBox: 866 sweeps, where Newton
 //!   stalls near 2e-5), then Newton without the leash (BoxesStack1: 233 steps), then
 //!   the hybrid;
-//! * otherwise (large sparse sets): NSGS-AC (it solves every Capsules, KaplasTower
-//!   and Box_Stacks problem, fastest or within 1.3× of the fastest of ours), then
-//!   Newton, then the hybrid.
+//! * otherwise (large sparse sets): NSGS-AC for at most [`AutoParams::sparse_probe`]
+//!   sweeps (it solves every Capsules, KaplasTower and Box_Stacks problem within
+//!   them, fastest or within 1.3× of the fastest of ours), then semismooth Newton on
+//!   Alart–Curnier with the full step ([`AutoParams::full_newton`], on a leash of
+//!   [`AutoParams::full_newton_leash`] steps and a short stall window: on a pile of
+//!   spheres NSGS needs some 60,000 sweeps where the full Newton step converges in
+//!   about 30, and the Armijo search of the line-search variants stalls), then NSGS-AC
+//!   without a cap, then Newton with line search, then the hybrid.
 //!
 //! When a stage stops without converging (stall, cap, singular Jacobian), the
-//! next one starts from the caller's guess, until every family has run or the
-//! budget is spent. The answer returned is the converged one, or on failure the
+//! next one starts from the caller's guess — except an NSGS stage, which resumes
+//! from where the previous NSGS stage stopped (its sweeps are not lost) — until
+//! every family has run or the budget is spent. The answer returned is the converged one, or on failure the
 //! iterate of lowest error. `Info::iterations` counts sweeps and Newton steps of
 //! every stage.
 
@@ -64,6 +70,17 @@ pub struct AutoParams {
     /// on BoxesStack1 and `local_problem_test` NSGS's error falls by 1 % every few
     /// hundred sweeps without ever converging.
     pub nsgs_leash: usize,
+    /// Sweeps of the first NSGS-AC stage on a sparse `W`. Default 5000: the Capsules
+    /// problems take 2,300–4,600 sweeps, KaplasTower 1,056, Box_Stacks 32; a pile of
+    /// spheres some 60,000 (there the full Newton step converges in about 30).
+    pub sparse_probe: usize,
+    /// Steps of the full-step Newton stage on a sparse `W`. Default 200.
+    pub full_newton_leash: usize,
+    /// The full-step Newton stage: Alart–Curnier, no line search, stalled when the
+    /// error has not dropped by 1 % in 50 steps (on the spheres pile the error does not
+    /// drop below its start for the first 10–20 steps, then converges by step 32; a
+    /// diverging full step is given up after 50 steps, some 30 ms on 500 contacts).
+    pub full_newton: NsnParams,
     /// Wall-clock budget of the whole solve when the [`Control`] has no deadline.
     /// Default 300 s: a fallback never runs unbounded.
     pub budget: Duration,
@@ -83,6 +100,14 @@ impl Default for AutoParams {
             newton_leash: 40,
             nsgs_probe: 25,
             nsgs_leash: 3000,
+            sparse_probe: 5000,
+            full_newton_leash: 200,
+            full_newton: NsnParams {
+                function: NsnFunction::AlartCurnier,
+                line_search: false,
+                stall_window: 50,
+                ..NsnParams::default()
+            },
             budget: Duration::from_secs(300),
             nsgs: NsgsAcParams::default(),
             newton: NsnParams {
@@ -99,7 +124,10 @@ impl Default for AutoParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
     Nsgs,
+    /// Newton with line search ([`AutoParams::newton`]).
     Newton,
+    /// Newton with the full step ([`AutoParams::full_newton`]).
+    FullNewton,
     Hybrid,
 }
 
@@ -133,6 +161,8 @@ impl Auto {
             ]
         } else {
             vec![
+                (Family::Nsgs, Some(p.sparse_probe)),
+                (Family::FullNewton, Some(p.full_newton_leash)),
                 (Family::Nsgs, None),
                 (Family::Newton, None),
                 (Family::Hybrid, None),
@@ -169,6 +199,10 @@ impl Auto {
                 params: p.newton.clone(),
             }
             .solve(problem, r, u, control),
+            Family::FullNewton => Nsn {
+                params: p.full_newton.clone(),
+            }
+            .solve(problem, r, u, control),
             Family::Hybrid => Hybrid {
                 params: p.hybrid.clone(),
             }
@@ -197,11 +231,19 @@ impl Solver for Auto {
         let r0 = r.to_vec();
         let mut done = 0;
         let mut best: Option<(SolveError, Vec<f64>)> = None;
+        // Where the last NSGS stage stopped: the next NSGS stage resumes there.
+        let mut nsgs_at: Option<Vec<f64>> = None;
         for (k, stage) in self.plan(problem).into_iter().enumerate() {
-            if k > 0 {
-                r.copy_from_slice(&r0);
+            match (&nsgs_at, stage.0) {
+                (Some(at), Family::Nsgs) => r.copy_from_slice(at),
+                _ if k > 0 => r.copy_from_slice(&r0),
+                _ => {}
             }
-            match self.run(stage, problem, r, u, &control) {
+            let result = self.run(stage, problem, r, u, &control);
+            if stage.0 == Family::Nsgs && result.is_err() {
+                nsgs_at = Some(r.to_vec());
+            }
+            match result {
                 Ok(info) => return Ok(finish(info, done, start)),
                 Err(e) if e.is_bad_input() => return Err(e),
                 Err(e) => {
