@@ -10,7 +10,7 @@ use std::process::Command;
 use emcontact::nonsmooth::fclib::{self, FclibProblem};
 use emcontact::nonsmooth::problem::LocalProblem;
 
-use crate::check::natural_map_error;
+use super::check::natural_map_error;
 
 /// The committed problems (name, contacts), from `make_spheres.py`.
 const FILES: [(&str, usize); 1] = [("Spheres-256-0050", 441)];
