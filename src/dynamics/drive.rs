@@ -72,11 +72,6 @@ impl Drive {
         }
     }
 
-    /// Gravity `m_A g` at every dof.
-    pub fn gravity(&self) -> &[f64] {
-        &self.gravity
-    }
-
     /// The loads of the step `span` added to `out`, and `−∂f/∂x_{n+1}`
     /// added to the matrix values `k` on its pattern (the configuration the
     /// loads act on is `x_n + s (x_{n+1} − x_n)`, whence the factor `s`).
