@@ -402,36 +402,51 @@ proptest! {
     /// satisfy s ⟂ τ_α, and the identities and s = gν hold wherever it lands.
     #[test]
     fn projection_is_optimal(seed in any::<u64>()) {
-        let mut rng = StdRng::seed_from_u64(seed);
-        for t in TYPES.into_iter().chain([FaceType::TwistedQuad]) {
-            let f = make_face(t, &mut rng);
-            let c = sc(f.x.iter().fold([0.0; 3], |a, b| add(a, *b)), 1.0 / f.x.len() as f64);
-            for r in [0.3, 1.0, 3.0, 100.0] {
-                let mut d: V = [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0),
-                    if t == FaceType::Segment { 0.0 } else { rng.gen_range(-1.0..1.0) }];
-                d = sc(d, r * f.size);
-                let xs = add(c, d);
-                let (p, k) = kin(&f, xs, None);
-                let best = sampled_min_distance(&f, xs);
-                prop_assert!(p.distance <= best + 1e-12 * (f.size + p.distance),
-                    "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
-                prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
-                let x = nodes(&f, xs);
-                let xmax = max_norm(&x);
-                if p.location == Location::Interior {
-                    for al in 0..k.n_tangents {
-                        let o = dot(k.s, k.tangents[al]).abs() / norm(k.tangents[al]);
-                        prop_assert!(o <= 1e-13 * xmax, "{:?}: s.tau/|tau| = {:e}", t, o);
-                    }
+        projection_optimal_for(seed)?;
+    }
+}
+
+/// The body of `projection_is_optimal` for one seed.
+fn projection_optimal_for(seed: u64) -> Result<(), TestCaseError> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for t in TYPES.into_iter().chain([FaceType::TwistedQuad]) {
+        let f = make_face(t, &mut rng);
+        let c = sc(f.x.iter().fold([0.0; 3], |a, b| add(a, *b)), 1.0 / f.x.len() as f64);
+        for r in [0.3, 1.0, 3.0, 100.0] {
+            let mut d: V = [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0),
+                if t == FaceType::Segment { 0.0 } else { rng.gen_range(-1.0..1.0) }];
+            d = sc(d, r * f.size);
+            let xs = add(c, d);
+            let (p, k) = kin(&f, xs, None);
+            let best = sampled_min_distance(&f, xs);
+            prop_assert!(p.distance <= best + 1e-12 * (f.size + p.distance),
+                "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
+            prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
+            let x = nodes(&f, xs);
+            let xmax = max_norm(&x);
+            if p.location == Location::Interior {
+                for al in 0..k.n_tangents {
+                    let o = dot(k.s, k.tangents[al]).abs() / norm(k.tangents[al]);
+                    prop_assert!(o <= 1e-13 * xmax,
+                    "{:?} at {} face sizes: s.tau/|tau| = {:e}, xmax {:e}, xi {:?} face {:?} xs {:?}", t, r, o, xmax, p.xi, f.x, xs);
                 }
-                prop_assert!(norm(sub(k.s, sc(k.normal, k.gap))) <= 1e-14 * xmax);
-                let e = identity_errors(&k, &x);
-                for (i, ei) in e.iter().enumerate() {
-                    prop_assert!(*ei <= 1e-12, "{:?}: identity {} error {:e}", t, i, ei);
-                }
+            }
+            prop_assert!(norm(sub(k.s, sc(k.normal, k.gap))) <= 1e-14 * xmax);
+            let e = identity_errors(&k, &x);
+            for (i, ei) in e.iter().enumerate() {
+                prop_assert!(*ei <= 1e-12, "{:?}: identity {} error {:e}", t, i, ei);
             }
         }
     }
+    Ok(())
+}
+
+/// A seed the property test once drew: a warped quad and a slave 100 face
+/// sizes away, whose interior projection left s·τ at 1.8e-12 (above the
+/// 1e-13·|x| the projection promises).
+#[test]
+fn projection_is_optimal_far_from_warped_quad() {
+    projection_optimal_for(5139680428250893188).unwrap();
 }
 
 fn random_w(t: FaceType, n: usize, rng: &mut StdRng) -> Vec<V> {

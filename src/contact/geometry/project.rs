@@ -252,22 +252,43 @@ fn quad_interior(x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> {
             }
         }
     }
-    let mut best: Option<([f64; 2], f64)> = None;
+    // A converged descent beats one that stopped short, whatever their `f`:
+    // two starts reaching the same minimum differ in `f` by round-off only,
+    // and the one that stopped short (Gauss–Newton's zig-zag on the concave
+    // side can use all its iterations) may come out an ulp lower.
+    let mut best: Option<Descent> = None;
     for &(f0, xi0) in starts.iter().filter(|s| s.0.is_finite()) {
-        if let Some((xi, f)) = quad_newton(&q, xi0, f0) {
-            if best.map_or(true, |(_, bf)| f < bf) {
-                best = Some((xi, f));
+        if let Some(d) = quad_newton(&q, xi0, f0) {
+            let better = match best {
+                None => true,
+                Some(b) if b.converged != d.converged => d.converged,
+                Some(b) => d.f < b.f,
+            };
+            if better {
+                best = Some(d);
             }
         }
     }
-    best.map(|(xi, _)| (xi, interpolate(&eval(ElementKind::Quad4, xi), x)))
+    best.map(|d| (d.xi, interpolate(&eval(ElementKind::Quad4, d.xi), x)))
 }
 
-/// The descent of [`quad_interior`] from one start: the interior point reached
-/// and its `f`, or `None` if it ends on the boundary.
+/// Where one descent of [`quad_newton`] ended.
+#[derive(Clone, Copy)]
+struct Descent {
+    xi: [f64; 2],
+    f: f64,
+    /// Newton's last step was below 1e-13 in `ξ` (quadratic convergence):
+    /// `s·τ_α = 0` to round-off. Otherwise the iteration or the line search
+    /// ran out first.
+    converged: bool,
+}
+
+/// The descent of [`quad_interior`] from one start: the interior point reached,
+/// or `None` if it ends on the boundary.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
-fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> {
+fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<Descent> {
     let (mut xi, mut f) = (xi0, f0);
+    let mut converged = false;
     let x12 = q.c[3];
     for _ in 0..60 {
         let r = q.r(xi);
@@ -328,6 +349,7 @@ fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> 
             xi = trial;
             f = q.f(xi);
             if step < 1e-13 {
+                converged = true;
                 break;
             }
             continue;
@@ -350,7 +372,7 @@ fn quad_newton(q: &Bilinear, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> 
             break;
         }
     }
-    (xi[0].abs() < 1.0 && xi[1].abs() < 1.0).then_some((xi, f))
+    (xi[0].abs() < 1.0 && xi[1].abs() < 1.0).then_some(Descent { xi, f, converged })
 }
 
 /// The stationary point of `½|x_s − x_m(ξ)|²` near `xi0` *without* clamping `ξ`
