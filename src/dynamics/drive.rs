@@ -60,6 +60,33 @@ impl Drive {
         }
     }
 
+    /// A drive from its parts: `gravity` is `m_A g` at every dof (the
+    /// supports' dofs included). The parallel build's ranks each hold the
+    /// share of the loads and prescribed dofs on their local nodes.
+    pub fn from_parts(loads: Loads, prescribed: Prescribed, gravity: Vec<f64>) -> Drive {
+        Drive {
+            loads,
+            prescribed,
+            gravity,
+            ..Drive::default()
+        }
+    }
+
+    /// The loads of the step `span` added to `out`, and `−∂f/∂x_{n+1}`
+    /// added to the matrix values `k` on its pattern (the configuration the
+    /// loads act on is `x_n + s (x_{n+1} − x_n)`, whence the factor `s`).
+    pub fn add_loads_at<const D: usize>(
+        &mut self,
+        span: StepSpan,
+        out: &mut [f64],
+        k: Option<(&crate::linalg::BlockPattern, &mut [f64])>,
+    ) {
+        let s = Drive::at(span.integrator, span.t0, span.dt).1;
+        let mut xm = std::mem::take(&mut self.xm);
+        self.add_loads::<D>(span, out, k.map(|(p, k)| (p, k, s)), &mut xm);
+        self.xm = xm;
+    }
+
     /// The time and configuration weight where `integrator` evaluates the
     /// loads of the step `x0 → x1` (DESIGN §4.1): `(t, s)` with the
     /// configuration `x0 + s (x1 − x0)`.
@@ -150,8 +177,6 @@ impl<const D: usize> Stepper<D> {
             &mut self.k
         };
         let k = (matrix.len() == self.sys.pattern.nnz()).then_some(matrix);
-        let s = Drive::at(self.integrator, t0, dt).1;
-        let mut xm = std::mem::take(&mut self.drive.xm);
         let span = StepSpan {
             integrator: self.integrator,
             t0,
@@ -159,13 +184,11 @@ impl<const D: usize> Stepper<D> {
             x0,
             x1,
         };
-        self.drive.add_loads::<D>(
+        self.drive.add_loads_at::<D>(
             span,
             &mut self.f_ext,
-            k.map(|k| (&self.sys.pattern, &mut k[..], s)),
-            &mut xm,
+            k.map(|k| (&self.sys.pattern, &mut k[..])),
         );
-        self.drive.xm = xm;
         self.sys.zero_fixed(&mut self.f_ext);
     }
 
@@ -190,44 +213,72 @@ impl<const D: usize> Stepper<D> {
             pr.set_velocities(t1, v1, false);
             return Jump::default();
         }
-        // v̂ at the prescribed dofs, K and momenta of the change
         let n = v1.len();
         let mut scratch = std::mem::take(&mut self.drive.scratch);
         scratch.resize(3 * n, 0.0);
         let (before, rest) = scratch.split_at_mut(n);
         let (delta, m_delta) = rest.split_at_mut(n);
-        before.copy_from_slice(v1);
-        for dof in pr.dofs() {
-            before[dof] = 2.0 * (x1[dof] - s0.x[dof]) / dt - s0.v[dof];
-        }
-        pr.set_velocities(t1, v1, false);
-        // ½ vᵀMv − ½ v̂ᵀMv̂ = ½ (v − v̂)ᵀ M (v + v̂)
-        for i in 0..n {
-            delta[i] = v1[i] - before[i];
-        }
+        prescribed_velocities(pr, s0, x1, dt, v1, before, delta);
         self.sys.mass_times(delta, m_delta);
-        let mut jump = Jump::default();
-        for i in 0..n {
-            jump.work += 0.5 * m_delta[i] * (v1[i] + before[i]);
-        }
-        for a in 0..n / D {
-            let mut p = [0.0; 3];
-            let mut x = [0.0; 3];
-            p[..D].copy_from_slice(&m_delta[a * D..a * D + D]);
-            x[..D].copy_from_slice(&x1[a * D..a * D + D]);
-            let j = [
-                x[1] * p[2] - x[2] * p[1],
-                x[2] * p[0] - x[0] * p[2],
-                x[0] * p[1] - x[1] * p[0],
-            ];
-            for i in 0..3 {
-                jump.linear[i] += p[i];
-                jump.angular[i] += j[i];
-            }
-            jump.linear_size += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-            jump.angular_size += (j[0] * j[0] + j[1] * j[1] + j[2] * j[2]).sqrt();
-        }
+        let jump = jump_sums::<D>(m_delta, v1, before, x1, n / D);
         self.drive.scratch = scratch;
         jump
     }
+}
+
+/// The energy-momentum step's prescribed end velocities (module docs):
+/// `before` gets `v1` with the integrator's own `v̂ = 2Δx/Δt − v_n` at the
+/// prescribed dofs, `v1` the prescribed velocities at `t_{n+1}`, `delta`
+/// the change `v − v̂`. All three are vectors of the same dofs as `pr`.
+pub fn prescribed_velocities(
+    pr: &Prescribed,
+    s0: &State,
+    x1: &[f64],
+    dt: f64,
+    v1: &mut [f64],
+    before: &mut [f64],
+    delta: &mut [f64],
+) {
+    before.copy_from_slice(v1);
+    for dof in pr.dofs() {
+        before[dof] = 2.0 * (x1[dof] - s0.x[dof]) / dt - s0.v[dof];
+    }
+    pr.set_velocities(s0.t + dt, v1, false);
+    for i in 0..v1.len() {
+        delta[i] = v1[i] - before[i];
+    }
+}
+
+/// The kinetic energy and momenta a velocity change adds, summed over the
+/// first `nodes` nodes: `½ (v − v̂)ᵀ M (v + v̂) = ½vᵀMv − ½v̂ᵀMv̂` from
+/// `m_delta = M (v − v̂)`, `Σ_A m_delta_A` and `Σ_A x_A × m_delta_A`.
+pub fn jump_sums<const D: usize>(
+    m_delta: &[f64],
+    v1: &[f64],
+    before: &[f64],
+    x1: &[f64],
+    nodes: usize,
+) -> Jump {
+    let mut jump = Jump::default();
+    for k in 0..nodes * D {
+        jump.work += 0.5 * m_delta[k] * (v1[k] + before[k]);
+    }
+    for a in 0..nodes {
+        let mut p = [0.0; 3];
+        let mut x = [0.0; 3];
+        p[..D].copy_from_slice(&m_delta[a * D..a * D + D]);
+        x[..D].copy_from_slice(&x1[a * D..a * D + D]);
+        let j = [
+            x[1] * p[2] - x[2] * p[1],
+            x[2] * p[0] - x[0] * p[2],
+            x[0] * p[1] - x[1] * p[0],
+        ];
+        for i in 0..3 {
+            jump.linear[i] += p[i];
+            jump.angular[i] += j[i];
+        }
+        jump.linear_size += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        jump.angular_size += (j[0] * j[0] + j[1] * j[1] + j[2] * j[2]).sqrt();
+    }
+    jump
 }

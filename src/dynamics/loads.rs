@@ -174,6 +174,13 @@ fn face_pressure(
 impl Loads {
     /// The loads of `model` on `sys`.
     pub fn new<const D: usize>(model: &Model, sys: &System<D>) -> Loads {
+        Loads::on::<D>(model, &sys.xref, &sys.lumped)
+    }
+
+    /// The loads of `model` on the mesh nodes' reference positions `xref`
+    /// and lumped masses `lumped` (a total force on a volume group is
+    /// spread by mass).
+    pub fn on<const D: usize>(model: &Model, xref: &[[f64; 3]], lumped: &[f64]) -> Loads {
         let mesh = &model.mesh;
         let items = model
             .loads
@@ -187,7 +194,7 @@ impl Loads {
                         faces: group.elements.clone(),
                     },
                     LoadKind::Traction(t) => {
-                        let (nodes, w) = area_weights(group.elements.iter(), &sys.xref);
+                        let (nodes, w) = area_weights(group.elements.iter(), xref);
                         Item::Nodal {
                             forces: w.iter().map(|&wa| t.map(|ti| ti * wa)).collect(),
                             nodes,
@@ -195,10 +202,10 @@ impl Loads {
                     }
                     LoadKind::Force(total) => {
                         let (nodes, mut w) = if group.dim + 1 == D {
-                            area_weights(group.elements.iter(), &sys.xref)
+                            area_weights(group.elements.iter(), xref)
                         } else {
                             let nodes = mesh.group_nodes(&l.group).unwrap_or_default();
-                            let w = nodes.iter().map(|&a| sys.lumped[a]).collect();
+                            let w = nodes.iter().map(|&a| lumped[a]).collect();
                             (nodes, w)
                         };
                         let sum: f64 = w.iter().sum();
@@ -222,6 +229,40 @@ impl Loads {
 
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// The share of these loads that one process of a distributed run
+    /// adds, renumbered to its local nodes: the nodal forces at the nodes
+    /// `node` maps (the ones it owns), the pressure faces `face` maps (each
+    /// face on one process, with its nodes renumbered). The processes'
+    /// shares sum to the whole loads.
+    pub fn share(
+        &self,
+        node: impl Fn(usize) -> Option<usize>,
+        mut face: impl FnMut(&Element) -> Option<Element>,
+    ) -> Loads {
+        let items = self
+            .items
+            .iter()
+            .map(|(item, c)| {
+                let item = match item {
+                    Item::Nodal { nodes, forces } => {
+                        let (nodes, forces) = nodes
+                            .iter()
+                            .zip(forces)
+                            .filter_map(|(&a, f)| node(a).map(|l| (l, *f)))
+                            .unzip();
+                        Item::Nodal { nodes, forces }
+                    }
+                    Item::Pressure { p, faces } => Item::Pressure {
+                        p: *p,
+                        faces: faces.iter().filter_map(&mut face).collect(),
+                    },
+                };
+                (item, c.clone())
+            })
+            .collect();
+        Loads { items }
     }
 
     /// Adds the loads at time `t` to `f` (nodal vector of dimension `D`),

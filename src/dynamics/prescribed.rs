@@ -109,6 +109,21 @@ impl Prescribed {
         self.dofs.is_empty()
     }
 
+    /// The prescribed dofs that `dof` maps, renumbered by it: one
+    /// process's share of a distributed run (its local nodes, owned and
+    /// ghosts, whose positions and velocities it sets alike).
+    pub fn share(&self, dof: impl Fn(usize) -> Option<usize>) -> Prescribed {
+        Prescribed {
+            dofs: self
+                .dofs
+                .iter()
+                .filter_map(|p| dof(p.dof).map(|l| Dof { dof: l, ..*p }))
+                .collect(),
+            curves: self.curves.clone(),
+            xref: self.xref.clone(),
+        }
+    }
+
     /// The prescribed dofs.
     pub fn dofs(&self) -> impl Iterator<Item = usize> + '_ {
         self.dofs.iter().map(|p| p.dof)

@@ -24,8 +24,9 @@ const PER_BODY: usize = 18;
 /// impulse sizes `Σ_A |F_A|`, `Σ_A |x_A × F_A|` (before the factor `Δt`).
 const STEP: usize = 9;
 
-/// A fixed boundary group's dofs on this rank (owned nodes only), each
-/// attributed to the first boundary that fixes it (as `reactions.csv`).
+/// A boundary group's constrained dofs on this rank (owned nodes only),
+/// each attributed to the first boundary that constrains it (as
+/// `reactions.csv`).
 #[derive(Debug, Clone)]
 pub struct Support {
     pub name: String,
@@ -45,12 +46,13 @@ pub fn supports<const D: usize>(model: &Model, st: &Distributed<D>) -> Vec<Suppo
         .iter()
         .map(|bc| {
             let mut dofs = Vec::new();
+            let constrained = bc.constrained();
             for a in model.mesh.group_nodes(&bc.group).unwrap_or_default() {
                 let l = local_of[a];
                 if l == usize::MAX {
                     continue;
                 }
-                for i in (0..D).filter(|&i| bc.fix[i]) {
+                for i in (0..D).filter(|&i| constrained[i]) {
                     if !claimed[l * D + i] {
                         claimed[l * D + i] = true;
                         dofs.push(l * D + i);
@@ -196,19 +198,18 @@ impl<const D: usize> Distributed<'_, D> {
     }
     /// What the accepted step `s0 → s1` of size `dt` owes the ledgers:
     /// `driver::ledger::step` for the external forces a model has on several
-    /// ranks, gravity `m_A g` and the support reactions `R` of the step's
-    /// converged residual (loads, prescribed motion and contact are refused
-    /// there, `super::run`):
+    /// ranks, gravity `m_A g`, the loads `f_A` and the support reactions `R`
+    /// of the step's converged residual (contact is refused there,
+    /// `super::run`):
     ///
     /// ```text
-    /// ΔW = Σ_A R_A·Δx_A,   F_A = m_A g + R_A,   x_A = ½ (x_{n,A} + x_{n+1,A})
+    /// ΔW = Σ_A (f_A + R_A)·Δx_A,   F_A = m_A g + f_A + R_A,   x_A = ½ (x_{n,A} + x_{n+1,A})
     /// ΔL = Δt (w₀ F_n + w₁ Σ_A F_A),   ΔJ = Δt Σ_A x_A × F_A
     /// ```
     ///
     /// (`w = (0, 1)` for the energy-momentum scheme, `(1 − γ, γ)` for
     /// Newmark, `last_force` the total `F_n` of the step before), plus the
-    /// step's velocity jumps (`report.jump`, none without contact or
-    /// prescribed motion).
+    /// step's velocity jumps (`report.jump`: the prescribed velocities').
     pub fn step_ledger(
         &self,
         s0: &State,
@@ -223,8 +224,8 @@ impl<const D: usize> Distributed<'_, D> {
             let (mut f, mut xm) = ([0.0; 3], [0.0; 3]);
             for i in 0..D {
                 let k = a * D + i;
-                part[0] += self.reaction[k] * (s1.x[k] - s0.x[k]);
-                f[i] = self.local.mass[a] * g[i] + self.reaction[k];
+                part[0] += (self.load[k] + self.reaction[k]) * (s1.x[k] - s0.x[k]);
+                f[i] = self.local.mass[a] * g[i] + self.load[k] + self.reaction[k];
                 xm[i] = 0.5 * (s0.x[k] + s1.x[k]);
             }
             let m = cross(xm, f);

@@ -8,8 +8,9 @@
 //!   node's elements may sit on several ranks); the local `System` keeps its
 //!   own elements' share, which is what its tangent and residual assembly
 //!   add (PETSc sums the shares);
-//! * the fixed dofs from the whole mesh's boundary groups (a support face
-//!   need not lie on the rank of every node it fixes);
+//! * the constrained dofs (fixed or prescribed) from the whole mesh's
+//!   boundary groups (a support face need not lie on the rank of every
+//!   node it constrains);
 //! * the COO triplets of the local block pattern in PETSc's numbering, in
 //!   the order of the pattern's values, so that a local assembly is handed
 //!   to PETSc as it is ([`super::petsc::Matrix::set_values`]).
@@ -113,7 +114,8 @@ impl<const D: usize> LocalSystem<D> {
                 if local_of[a] == usize::MAX {
                     continue;
                 }
-                for i in (0..D).filter(|&i| bc.fix[i]) {
+                let constrained = bc.constrained();
+                for i in (0..D).filter(|&i| constrained[i]) {
                     sys.fixed[local_of[a] * D + i] = true;
                 }
             }

@@ -64,12 +64,6 @@ impl From<StepOrOutput> for RunFailure {
     }
 }
 
-/// Whether loads or prescribed motion drive `model` (the distributed
-/// stepper has gravity and fixed supports only).
-fn driven(model: &Model) -> bool {
-    !model.loads.is_empty() || model.boundaries.iter().any(|b| b.moves())
-}
-
 /// What the parallel build cannot run on several ranks yet (every rank
 /// decides alike: each holds the whole model).
 fn unsupported(model: &Model, ranks: usize) -> Option<String> {
@@ -78,12 +72,6 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
             "{}: contact across ranks is not available yet in the parallel build (the model has {} contact pair(s)); run it on one process (mpirun -n 1, or the serial build)",
             model.source.display(),
             model.contacts.len()
-        ));
-    }
-    if driven(model) && ranks > 1 {
-        return Some(format!(
-            "{}: loads and prescribed motion are not available yet in the parallel build; run the model on one process (mpirun -n 1, or the serial build)",
-            model.source.display()
         ));
     }
     let consistent = model.bodies.iter().any(|b| b.mass == MassKind::Consistent);
@@ -97,13 +85,13 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
 }
 
 /// Runs `model` on the ranks of `mpirun` (one rank: the same code; a model
-/// with contact, loads or prescribed motion on one rank: the serial driver).
+/// with contact on one rank: the serial driver).
 pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
     let world = World::new();
     if let Some(m) = unsupported(model, world.size) {
         return Err(RunFailure::Input(m));
     }
-    if !model.contacts.is_empty() || driven(model) {
+    if !model.contacts.is_empty() {
         return Ok(crate::driver::run(model, opts)?);
     }
     let petsc = Petsc::initialize()?;
@@ -238,7 +226,8 @@ fn run_dim<const D: usize>(
         LinearSetupError::Petsc(p) => RunFailure::Petsc(p),
     })?;
     let ghosts = GhostVec::new(petsc, D, layout.owned, &layout.petsc[layout.owned..])?;
-    let mut st = Distributed::<D>::new(world, model, layout, local, linear, ghosts);
+    let mut st = Distributed::<D>::new(world, model, layout, local, linear, ghosts)
+        .map_err(RunFailure::Input)?;
 
     let (mut state, mut control, mut rec) = if opts.restart {
         let cp = Checkpoint::read(&out).map_err(|e| RunFailure::Run(RunError::Checkpoint(e)))?;
@@ -257,8 +246,11 @@ fn run_dim<const D: usize>(
         (state, control, rec)
     } else {
         prepare(world, &out, opts.overwrite)?;
-        let (x, v) = initial_motion(&st, model);
+        let (mut x, mut v) = initial_motion(&st, model);
+        // prescribed positions hold from t = 0 on, as in `driver::setup`
+        st.drive.prescribed.set_positions(0.0, &mut x);
         let a = st.initial_acceleration(&x)?;
+        st.drive.prescribed.set_velocities(0.0, &mut v, true);
         let state = State { t: 0.0, x, v, a };
         let t = &model.time;
         let control = StepControl::new(

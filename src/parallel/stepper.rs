@@ -19,6 +19,12 @@
 //! ([`World`]), so all ranks take the same decisions; an element that fails
 //! on one rank fails the iterate on all.
 //!
+//! Loads and prescribed motion are the serial build's (`dynamics::drive`)
+//! on the rank's share of them ([`super::drive`]): the prescribed positions
+//! set before Newton and the velocities after it, the loads and their
+//! stiffness added in every evaluation and completed like the element
+//! forces, the prescribed velocities' jump summed over the owned nodes.
+//!
 //! The Newton loop is the serial one without contact: stop at
 //! `‖R‖ ≤ max(tol · scale, floor)`, backtrack a correction that does not
 //! reduce `‖R‖` (up to eight halvings), stop at a correction below the
@@ -32,6 +38,8 @@ use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
 use crate::driver::Steps;
+use crate::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
+use crate::dynamics::prescribed::Jump;
 use crate::dynamics::step::end_velocities;
 use crate::dynamics::{State, StepError, StepReport};
 use crate::fe::kernel::{KernelError, StressEval};
@@ -78,10 +86,20 @@ pub struct Distributed<'p, const D: usize> {
     integrator: Integrator,
     params: SolverParams,
     gravity: [f64; 3],
-    /// External (gravity) force on the local nodes, zero at fixed dofs.
+    /// External force (gravity and loads) of the last evaluation on the
+    /// local nodes, zero at the constrained dofs.
     f_ext: Vec<f64>,
     /// `m_A g`, not zeroed (the support reactions balance it).
     gravity_force: Vec<f64>,
+    /// The loads of the last evaluation (complete on the local nodes, not
+    /// zeroed): with the reactions, what the step's ledger sums.
+    pub load: Vec<f64>,
+    /// This rank's share of the loads and prescribed motion, and the
+    /// current step's start time.
+    pub drive: Drive,
+    /// Whether any rank has prescribed motion (a rank's share may be empty).
+    prescribed: bool,
+    t0: f64,
     /// Local vectors: force, inertia, `M x₁`, residual, correction, trial.
     f: Vec<f64>,
     mv: Vec<f64>,
@@ -105,6 +123,8 @@ fn owned<const D: usize>(layout: &Layout, v: &[f64]) -> std::ops::Range<usize> {
 }
 
 impl<'p, const D: usize> Distributed<'p, D> {
+    /// The stepper of a rank; errs (an input error) where the loads cannot
+    /// be shared over the ranks ([`super::drive::share`]).
     pub fn new(
         world: &'p World,
         model: &Model,
@@ -112,7 +132,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         local: LocalSystem<D>,
         linear: Linear<'p>,
         ghosts: GhostVec<'p>,
-    ) -> Distributed<'p, D> {
+    ) -> Result<Distributed<'p, D>, String> {
         let n = layout.nodes.len() * D;
         let mut gravity_force = vec![0.0; n];
         for a in 0..layout.nodes.len() {
@@ -123,7 +143,8 @@ impl<'p, const D: usize> Distributed<'p, D> {
         let mut f_ext = gravity_force.clone();
         local.sys.zero_fixed(&mut f_ext);
         let nnz = local.sys.pattern.nnz();
-        Distributed {
+        let drive = super::drive::share(world, model, &layout, &local, gravity_force.clone())?;
+        Ok(Distributed {
             world,
             layout,
             local,
@@ -133,6 +154,10 @@ impl<'p, const D: usize> Distributed<'p, D> {
             gravity: model.gravity,
             f_ext,
             gravity_force,
+            load: vec![0.0; n],
+            drive,
+            prescribed: model.boundaries.iter().any(|b| b.moves()),
+            t0: 0.0,
             f: vec![0.0; n],
             mv: vec![0.0; n],
             mx: vec![0.0; n],
@@ -144,7 +169,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             reaction: vec![0.0; n],
             ghosts,
             timing: Timing::default(),
-        }
+        })
     }
 
     pub fn gravity(&self) -> [f64; 3] {
@@ -246,6 +271,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..]));
         self.timing.assembly += started.elapsed().as_secs_f64();
         self.collective_kernel(assembled)?;
+        self.loads(x0, x1, dt)?;
         let n = self.n_local();
         for i in 0..n {
             self.r[i] = x1[i] - self.x_hat[i];
@@ -261,7 +287,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         for i in 0..n {
             self.r[i] = self.mv[i] + self.f[i] - self.f_ext[i];
             self.reaction[i] = if sys.fixed[i] {
-                self.mv[i] + self.f[i] - self.gravity_force[i]
+                self.mv[i] + self.f[i] - (self.gravity_force[i] + self.load[i])
             } else {
                 0.0
             };
@@ -282,6 +308,35 @@ impl<'p, const D: usize> Distributed<'p, D> {
         sys.add_mass(cm, &mut self.k);
         self.local.apply_fixed(&mut self.k);
         Ok(Eval { norm, scale, floor })
+    }
+
+    /// `f_ext` = gravity + loads at the iterate `x1` (zero at the
+    /// constrained dofs), the loads' stiffness into this rank's matrix
+    /// share (`dynamics::drive`; its share of the loads, completed over the
+    /// ranks). Without loads `f_ext` is gravity, constant, and nothing is done.
+    fn loads(&mut self, x0: &[f64], x1: &[f64], dt: f64) -> Result<(), StepError> {
+        if self.drive.loads.is_empty() {
+            return Ok(());
+        }
+        let span = StepSpan {
+            integrator: self.integrator,
+            t0: self.t0,
+            dt,
+            x0,
+            x1,
+        };
+        let mut load = std::mem::take(&mut self.load);
+        load.iter_mut().for_each(|v| *v = 0.0);
+        let k = (&self.local.sys.pattern, &mut self.k[..]);
+        self.drive.add_loads_at::<D>(span, &mut load, Some(k));
+        let completed = self.complete_vector(&mut load);
+        self.load = load;
+        completed.map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+        for i in 0..self.f_ext.len() {
+            self.f_ext[i] = self.gravity_force[i] + self.load[i];
+        }
+        self.local.sys.zero_fixed(&mut self.f_ext);
+        Ok(())
     }
 
     /// The Newton correction into `dx` (all local entries).
@@ -375,6 +430,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
 
     fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
         let n = self.n_local();
+        self.t0 = s0.t;
         for i in 0..n {
             self.x_hat[i] = s0.x[i] + dt * s0.v[i];
             if let Integrator::Newmark { beta, .. } = self.integrator {
@@ -386,6 +442,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             .begin_step(&s0.x[..owned])
             .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
         let mut x1 = self.x_hat.clone();
+        self.drive.prescribed.set_positions(s0.t + dt, &mut x1);
         let mut report = StepReport::default();
         let before = self.linear.stats;
         self.newton(s0, &mut x1, dt, &mut report)?;
@@ -403,6 +460,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         );
         self.local.sys.zero_fixed(&mut v1);
         self.local.sys.zero_fixed(&mut a1);
+        report.jump = self.prescribed_velocities(s0, &x1, dt, &mut v1)?;
         Ok((
             State {
                 t: s0.t + dt,
@@ -412,6 +470,52 @@ impl<'p, const D: usize> Distributed<'p, D> {
             },
             report,
         ))
+    }
+
+    /// The prescribed velocities at the end of the step into `v1` and the
+    /// jump they make (`Stepper::drive_velocities`): the change's mass
+    /// product completed over the ranks, its sums over the owned nodes
+    /// added in rank order.
+    fn prescribed_velocities(
+        &mut self,
+        s0: &State,
+        x1: &[f64],
+        dt: f64,
+        v1: &mut [f64],
+    ) -> Result<Jump, StepError> {
+        let pr = &self.drive.prescribed;
+        if !self.prescribed {
+            return Ok(Jump::default());
+        }
+        if self.integrator != Integrator::EnergyMomentum {
+            pr.set_velocities(s0.t + dt, v1, false);
+            return Ok(Jump::default());
+        }
+        let n = v1.len();
+        let (mut before, mut delta, mut m_delta) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        prescribed_velocities(pr, s0, x1, dt, v1, &mut before, &mut delta);
+        self.local.sys.mass_times(&delta, &mut m_delta);
+        self.complete_vector(&mut m_delta)
+            .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+        let j = jump_sums::<D>(&m_delta, v1, &before, x1, self.layout.owned);
+        let s = self.world.sum(&[
+            j.work,
+            j.linear[0],
+            j.linear[1],
+            j.linear[2],
+            j.angular[0],
+            j.angular[1],
+            j.angular[2],
+            j.linear_size,
+            j.angular_size,
+        ]);
+        Ok(Jump {
+            work: s[0],
+            linear: [s[1], s[2], s[3]],
+            angular: [s[4], s[5], s[6]],
+            linear_size: s[7],
+            angular_size: s[8],
+        })
     }
 
     /// Newmark's `a₀ = M⁻¹ (f_ext − f_int(x₀))` with the lumped mass (the
@@ -427,8 +531,11 @@ impl<'p, const D: usize> Distributed<'p, D> {
             self.collective_kernel(assembled)?;
             self.complete(Which::F)
                 .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
+            // gravity alone, as the serial build's initial state has it
+            let mut g = self.gravity_force.clone();
+            self.local.sys.zero_fixed(&mut g);
             for i in 0..n {
-                a[i] = (self.f_ext[i] - self.f[i]) / self.local.mass[i / D].max(f64::MIN_POSITIVE);
+                a[i] = (g[i] - self.f[i]) / self.local.mass[i / D].max(f64::MIN_POSITIVE);
             }
             self.local.sys.zero_fixed(&mut a);
         }

@@ -70,13 +70,3 @@ fn contact_on_two_ranks_stops_every_rank() {
         "{err}"
     );
 }
-
-#[test]
-fn a_load_on_two_ranks_stops_every_rank() {
-    let load = "[[load]]\ngroup = \"bar\"\nforce = [0.0, 0.0, -1.0]\n";
-    let err = refused(2, &(model("", "[4, 1, 1]") + load));
-    assert!(
-        err.contains("loads and prescribed motion are not available yet"),
-        "{err}"
-    );
-}

@@ -178,23 +178,3 @@ fn newmark_on_a_support_has_the_serial_impulses_on_two_ranks() {
         "Newmark supported block on 2 ranks: {summary}"
     );
 }
-
-/// The block pushed by a load: the distributed stepper has no loads, so one
-/// rank runs the serial driver (the serial run's histories, the load's work
-/// among them; several ranks refuse it, `errors`).
-#[test]
-fn a_load_on_one_rank_runs_as_the_serial_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let load = "[[load]]\ngroup = \"block\"\nforce = [0.0, 0.0, -50.0]\n";
-    let text = supported(3, "") + load;
-    let model = input(dir.path(), "block.toml", &text);
-    let serial = run_serial(&model, &dir.path().join("serial"));
-    let (one, summary) = run_ranks_summary(1, &model, &dir.path().join("one"));
-    assert_same_run(&serial, &one, 1e-10, "loaded block, 1 rank");
-    let w = one.column("external_work").unwrap();
-    assert!(w.last().unwrap().abs() > 0.0, "the load does work: {w:?}");
-    assert!(
-        summary.contains("verdict: OK — energy and momentum ledgers exact"),
-        "loaded block on 1 rank: {summary}"
-    );
-}
