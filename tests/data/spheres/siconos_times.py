@@ -23,10 +23,24 @@ import siconos.numerics as sn
 TOL = 1e-8
 
 
+# Solvers used with their default options: name -> Siconos solver id.
+PLAIN = {
+    'NSGS-DEFAULT': 'SICONOS_FRICTION_3D_NSGS',
+    'NSN-AC': 'SICONOS_FRICTION_3D_NSN_AC',
+    'NSN-NM': 'SICONOS_FRICTION_3D_NSN_NM',
+    'NSN-FB': 'SICONOS_FRICTION_3D_NSN_FB',
+    'ADMM': 'SICONOS_FRICTION_3D_ADMM',
+    'FP-DS': 'SICONOS_FRICTION_3D_DSFP',
+    'FP-VI-UPK': 'SICONOS_FRICTION_3D_VI_FPP',
+    'FP-EG': 'SICONOS_FRICTION_3D_VI_EG',
+    'PROX': 'SICONOS_FRICTION_3D_PROX',
+}
+
+
 def options(name):
     F = sn
-    if name == 'NSGS-DEFAULT':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSGS)
+    if name in PLAIN:
+        o = sn.SolverOptions(getattr(F, PLAIN[name]))
     elif name.startswith('NSGS-AC'):
         o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSGS)
         sn.solver_options_update_internal(o, 0, F.SICONOS_FRICTION_3D_ONECONTACT_NSN)
@@ -37,8 +51,6 @@ def options(name):
     elif name == 'NSGS-PLI':
         o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSGS)
         sn.solver_options_update_internal(o, 0, F.SICONOS_FRICTION_3D_ONECONTACT_NSN_GP)
-    elif name == 'NSN-AC':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSN_AC)
     elif name == 'NSN-AC-GP':
         o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSN_AC)
         o.iparam[F.SICONOS_FRICTION_3D_NSN_LINESEARCH] = F.SICONOS_FRICTION_3D_NSN_LINESEARCH_GOLDSTEINPRICE
@@ -46,20 +58,6 @@ def options(name):
         o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSN_AC)
         o.iparam[F.SICONOS_FRICTION_3D_NSN_HYBRID_STRATEGY] = \
             F.SICONOS_FRICTION_3D_NSN_HYBRID_STRATEGY_VI_EG_NSN
-    elif name == 'NSN-NM':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSN_NM)
-    elif name == 'NSN-FB':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_NSN_FB)
-    elif name == 'ADMM':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_ADMM)
-    elif name == 'FP-DS':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_DSFP)
-    elif name == 'FP-VI-UPK':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_VI_FPP)
-    elif name == 'FP-EG':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_VI_EG)
-    elif name == 'PROX':
-        o = sn.SolverOptions(F.SICONOS_FRICTION_3D_PROX)
     else:
         raise SystemExit(f'unknown solver {name}')
     o.dparam[F.SICONOS_DPARAM_TOL] = TOL
