@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// File name of the checkpoint in the output folder.
 pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
 /// Layout version of [`Checkpoint`].
-pub const CHECKPOINT_VERSION: u32 = 2;
+pub const CHECKPOINT_VERSION: u32 = 3;
 const MAGIC: &[u8; 8] = b"EMCCHK\0\x01";
 
 /// What identifies the model a checkpoint belongs to.
