@@ -42,7 +42,9 @@ fn csc(what: &str, (indptr, indices, data, (m, n)): Csc) -> PyResult<SparseColMa
         )));
     }
     if p.windows(2).any(|w| w[0] > w[1]) || i.iter().any(|&r| r >= m) {
-        return Err(bad(format!("indptr must not decrease and rows must be below {m}")));
+        return Err(bad(format!(
+            "indptr must not decrease and rows must be below {m}"
+        )));
     }
     // Sort each column's rows and sum duplicates through the triplet constructor.
     let mut t = Vec::with_capacity(x.len());
@@ -115,7 +117,12 @@ fn read_problem<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-fn local(dim: usize, w: Csc, q: PyReadonlyArray1<f64>, mu: PyReadonlyArray1<f64>) -> PyResult<LocalProblem> {
+fn local(
+    dim: usize,
+    w: Csc,
+    q: PyReadonlyArray1<f64>,
+    mu: PyReadonlyArray1<f64>,
+) -> PyResult<LocalProblem> {
     let w = csc("W", w)?;
     LocalProblem::new(dim, w, q.as_slice()?.to_vec(), mu.as_slice()?.to_vec())
         .map_err(|e| PyValueError::new_err(e.to_string()))
@@ -179,7 +186,11 @@ fn write_global(
     mu: PyReadonlyArray1<f64>,
     title: Option<String>,
 ) -> PyResult<()> {
-    write(path, FclibProblem::Global(global(dim, m, h, f, w, mu)?), title)
+    write(
+        path,
+        FclibProblem::Global(global(dim, m, h, f, w, mu)?),
+        title,
+    )
 }
 
 /// The stopping control from the keyword parameters.
@@ -304,9 +315,7 @@ fn solve_global<'py>(
     let c = control(tol, max_iter, timeout)?;
     let n = p.dim * p.n_contacts;
     let (mut r, mut u, mut v) = (vec![0.0; n], vec![0.0; n], vec![f64::NAN; p.n_dofs()]);
-    let res = py.detach(|| {
-        nonsmooth::global::solve_global(solver, &p, &mut r, &mut u, &mut v, &c)
-    });
+    let res = py.detach(|| nonsmooth::global::solve_global(solver, &p, &mut r, &mut u, &mut v, &c));
     result(py, solver, res, r, u, Some(v))
 }
 
@@ -321,7 +330,8 @@ fn run_model(
     vtk: bool,
     plots: bool,
 ) -> PyResult<PathBuf> {
-    let mut model = emcontact::input::load(&input).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut model =
+        emcontact::input::load(&input).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if let Some(o) = out {
         if model.output.contact_problems.is_some() {
             model.output.contact_problems = Some(o.join("contact_problems"));

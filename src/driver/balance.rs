@@ -267,7 +267,7 @@ impl Balance {
     fn momentum_ok(&self) -> bool {
         !self.momentum_kept
             || self.linear_drift() <= LEDGER_TOLERANCE
-            && (!self.angular_exact || self.angular_drift() <= LEDGER_TOLERANCE)
+                && (!self.angular_exact || self.angular_drift() <= LEDGER_TOLERANCE)
     }
 
     /// One plain-language line: is the balance what the method promises?

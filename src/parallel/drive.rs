@@ -83,10 +83,7 @@ pub fn share<const D: usize>(
 fn by_mass<const D: usize>(model: &Model) -> bool {
     model.loads.iter().any(|l| {
         matches!(l.kind, LoadKind::Force(_))
-            && model
-                .mesh
-                .group(&l.group)
-                .is_some_and(|g| g.dim + 1 != D)
+            && model.mesh.group(&l.group).is_some_and(|g| g.dim + 1 != D)
     })
 }
 

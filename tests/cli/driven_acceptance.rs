@@ -6,9 +6,9 @@
 //! second-order validation runs close their ledgers as the others do
 //! (`ledgers.rs`).
 
+use super::ledgers::{check, root, run, shortened, Promise};
 use crate::common::fixture::source;
 use crate::common::run::{emcontact, run_bin, stderr, write_input};
-use super::ledgers::{check, root, run, shortened, Promise};
 use emcontact::output::{read_csv, CsvTable};
 use std::path::{Path, PathBuf};
 

@@ -5,9 +5,9 @@
 
 use crate::common::fixture::Fixture;
 use crate::common::run::{model, run_bin, run_text};
+use emcontact::driver;
 use emcontact::driver::balance::VERDICT_EXIT;
 use emcontact::driver::intrusion::{Intruders, Target};
-use emcontact::driver;
 use emcontact::dynamics::Stepper;
 use emcontact::model::Model;
 
@@ -43,7 +43,10 @@ fn a_node_pushed_through_a_face_is_found_at_its_depth() {
     let lines = check.check(&x, 3, 0.01, &stepper.contacts);
     assert_eq!(lines.len(), 1, "{lines:?}");
     let f = &check.found[0];
-    assert_eq!((f.body.as_str(), &f.into), ("top", &Target::Body("base".into())));
+    assert_eq!(
+        (f.body.as_str(), &f.into),
+        ("top", &Target::Body("base".into()))
+    );
     assert_eq!((f.count, f.node), (1, a));
     assert!((f.depth - 1e-3).abs() < 1e-15, "{}", f.depth);
 }
@@ -89,7 +92,11 @@ fn a_node_just_through_a_warped_face_is_found() {
     // the face's slope there is 4W·(y, x) = (0.1, 0.1): the depth is δ
     // along its normal, δ/√1.02, to second order in δ
     let expected = delta / 1.02f64.sqrt();
-    assert!((f.depth - expected).abs() < 1e-12, "{} against {expected}", f.depth);
+    assert!(
+        (f.depth - expected).abs() < 1e-12,
+        "{} against {expected}",
+        f.depth
+    );
 }
 
 #[test]

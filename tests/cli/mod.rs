@@ -1,7 +1,6 @@
 //! The command line and its files: input errors, meshes read and generated, output formats,
 //! the output folder, restart, the driver's adaptive steps.
 
-
 mod adaptive_steps;
 mod bad_inputs;
 mod docs_paths;

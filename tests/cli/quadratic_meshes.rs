@@ -239,7 +239,11 @@ fn pressure_on_quadratic_faces_is_refused() {
     let load = "[[load]]\ngroup = \"outer\"\npressure = 1.0\n";
     let (code, out, _, _dir) = check_ring(&ring_lines().join("\n"), load);
     assert_eq!(code, Some(2), "{out}");
-    for want in ["load[0].pressure", "\"outer\" has second-order faces", "order 1"] {
+    for want in [
+        "load[0].pressure",
+        "\"outer\" has second-order faces",
+        "order 1",
+    ] {
         assert!(out.contains(want), "missing {want:?} in: {out}");
     }
 }

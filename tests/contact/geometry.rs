@@ -411,17 +411,37 @@ fn projection_optimal_for(seed: u64) -> Result<(), TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
     for t in TYPES.into_iter().chain([FaceType::TwistedQuad]) {
         let f = make_face(t, &mut rng);
-        let c = sc(f.x.iter().fold([0.0; 3], |a, b| add(a, *b)), 1.0 / f.x.len() as f64);
+        let c = sc(
+            f.x.iter().fold([0.0; 3], |a, b| add(a, *b)),
+            1.0 / f.x.len() as f64,
+        );
         for r in [0.3, 1.0, 3.0, 100.0] {
-            let mut d: V = [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0),
-                if t == FaceType::Segment { 0.0 } else { rng.gen_range(-1.0..1.0) }];
+            let mut d: V = [
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                if t == FaceType::Segment {
+                    0.0
+                } else {
+                    rng.gen_range(-1.0..1.0)
+                },
+            ];
             d = sc(d, r * f.size);
             let xs = add(c, d);
             let (p, k) = kin(&f, xs, None);
             let best = sampled_min_distance(&f, xs);
-            prop_assert!(p.distance <= best + 1e-12 * (f.size + p.distance),
-                "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}", t, p.distance, best, f, xs, p);
-            prop_assert!((norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance));
+            prop_assert!(
+                p.distance <= best + 1e-12 * (f.size + p.distance),
+                "{:?}: projection {} > sampled {} face {:?} xs {:?} proj {:?}",
+                t,
+                p.distance,
+                best,
+                f,
+                xs,
+                p
+            );
+            prop_assert!(
+                (norm(sub(xs, p.point)) - p.distance).abs() <= 1e-13 * (f.size + p.distance)
+            );
             let x = nodes(&f, xs);
             let xmax = max_norm(&x);
             if p.location == Location::Interior {

@@ -1,7 +1,6 @@
 //! Contact: geometry and its operators, the broad phase, the exact tangent, the swept
 //! test, enforcement, and contact dynamics (energy, dissipation, momenta, the Coulomb law).
 
-
 mod blocks_stick;
 mod chord;
 mod dynamics;

@@ -5,8 +5,8 @@
 //! nodes) is a contact point; the energy ledger of every step, the momenta
 //! and the penetration hold as on first-order faces.
 
-use crate::common::history::{assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY};
 use crate::common::fixture::Fixture;
+use crate::common::history::{assert_momenta, max, step_balance, PENETRATION_H, STEP_ENERGY};
 use crate::common::run::{run, Run};
 
 /// The validation case `validation/quadratic_contact/blocks_<mesh>.toml`
@@ -67,7 +67,10 @@ fn quadratic_blocks_keep_the_energy_momentum_ledger() {
             // the top's bottom: 3 line3 faces, 4 corners and 3 midside nodes
             assert!(active >= 7.0, "{label}: at most {active} points active");
             if mu > 0.0 {
-                assert!(s.dissipation > 1e-3 * s.initial.total(), "{label}: friction must dissipate");
+                assert!(
+                    s.dissipation > 1e-3 * s.initial.total(),
+                    "{label}: friction must dissipate"
+                );
             } else {
                 assert!(
                     s.dissipation.abs() <= 1e-14 * s.initial.total(),

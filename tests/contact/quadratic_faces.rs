@@ -30,11 +30,31 @@ const CURVED: [ElementKind; 4] = [
 fn rotation(rng: &mut StdRng, dim: usize) -> [[f64; 3]; 3] {
     let (a, b, c): (f64, f64, f64) = (
         rng.gen_range(0.0..6.3),
-        if dim == 3 { rng.gen_range(0.0..3.1) } else { 0.0 },
-        if dim == 3 { rng.gen_range(0.0..6.3) } else { 0.0 },
+        if dim == 3 {
+            rng.gen_range(0.0..3.1)
+        } else {
+            0.0
+        },
+        if dim == 3 {
+            rng.gen_range(0.0..6.3)
+        } else {
+            0.0
+        },
     );
-    let rz = |t: f64| [[t.cos(), -t.sin(), 0.0], [t.sin(), t.cos(), 0.0], [0.0, 0.0, 1.0]];
-    let rx = |t: f64| [[1.0, 0.0, 0.0], [0.0, t.cos(), -t.sin()], [0.0, t.sin(), t.cos()]];
+    let rz = |t: f64| {
+        [
+            [t.cos(), -t.sin(), 0.0],
+            [t.sin(), t.cos(), 0.0],
+            [0.0, 0.0, 1.0],
+        ]
+    };
+    let rx = |t: f64| {
+        [
+            [1.0, 0.0, 0.0],
+            [0.0, t.cos(), -t.sin()],
+            [0.0, t.sin(), t.cos()],
+        ]
+    };
     let mul = |p: [[f64; 3]; 3], q: [[f64; 3]; 3]| {
         let mut r = [[0.0; 3]; 3];
         for i in 0..3 {
@@ -53,21 +73,34 @@ fn apply(q: &[[f64; 3]; 3], v: V) -> V {
 
 /// Reference coordinates of a face's nodes (Gmsh order).
 fn reference(kind: ElementKind) -> Vec<[f64; 2]> {
-    kind.reference_nodes().iter().map(|r| [r[0], r[1]]).collect()
+    kind.reference_nodes()
+        .iter()
+        .map(|r| [r[0], r[1]])
+        .collect()
 }
 
 /// A random curved face of `kind` (module docs).
 fn curved_face(kind: ElementKind, rng: &mut StdRng) -> Vec<V> {
     let dim = kind.ref_dim() + 1;
     let q = rotation(rng, dim);
-    let shift: V = std::array::from_fn(|i| if i < dim { rng.gen_range(-5.0..5.0) } else { 0.0 });
+    let shift: V = std::array::from_fn(|i| {
+        if i < dim {
+            rng.gen_range(-5.0..5.0)
+        } else {
+            0.0
+        }
+    });
     let nc = kind.n_corners();
     let refs = reference(kind);
     let mut x: Vec<V> = refs
         .iter()
         .map(|r| {
             // the reference face scaled to unit size (triangles: ×1, others: ×½)
-            let s = if kind.is_simplex() && dim == 3 { 1.0 } else { 0.5 };
+            let s = if kind.is_simplex() && dim == 3 {
+                1.0
+            } else {
+                0.5
+            };
             [s * r[0], s * r[1], 0.0]
         })
         .collect();
@@ -122,7 +155,10 @@ fn inside(kind: ElementKind, rng: &mut StdRng, m: f64) -> [f64; 2] {
                 return xi;
             }
         },
-        _ => [rng.gen_range(-1.0 + m..1.0 - m), rng.gen_range(-1.0 + m..1.0 - m)],
+        _ => [
+            rng.gen_range(-1.0 + m..1.0 - m),
+            rng.gen_range(-1.0 + m..1.0 - m),
+        ],
     }
 }
 
@@ -190,7 +226,11 @@ fn projection_on_curved_faces_is_the_closest_point() {
             let pr = project(kind, &x, xs);
             assert_eq!(pr.location, Location::Interior, "{kind:?}");
             let sample = sampled_distance(kind, &x, xs);
-            assert!(pr.distance <= sample + 1e-12, "{kind:?}: {} > {sample}", pr.distance);
+            assert!(
+                pr.distance <= sample + 1e-12,
+                "{kind:?}: {} > {sample}",
+                pr.distance
+            );
             let s = sub(xs, pr.point);
             let ortho = (0..kind.ref_dim())
                 .map(|al| {
@@ -210,10 +250,17 @@ fn projection_on_curved_faces_is_the_closest_point() {
                 worst[2 + i] = worst[2 + i].max(e[i]);
             }
             // beyond the face: a point pushed out over an edge or corner
-            let far = add(xs, scale(sub(p, frame(kind, &x, reference(kind)[0]).0), -1.5));
+            let far = add(
+                xs,
+                scale(sub(p, frame(kind, &x, reference(kind)[0]).0), -1.5),
+            );
             let pf = project(kind, &x, far);
             let sf = sampled_distance(kind, &x, far);
-            assert!(pf.distance <= sf + 1e-12, "{kind:?} beyond: {} > {sf}", pf.distance);
+            assert!(
+                pf.distance <= sf + 1e-12,
+                "{kind:?} beyond: {} > {sf}",
+                pf.distance
+            );
         }
     }
     println!(
@@ -256,7 +303,11 @@ fn rates_are_the_derivatives_of_the_projection() {
             let vt = k.tangential_rates(&w);
             let h = 1e-6;
             let at = |sg: f64| {
-                let xm: Vec<V> = x.iter().zip(&w[1..]).map(|(a, b)| add(*a, scale(*b, sg * h))).collect();
+                let xm: Vec<V> = x
+                    .iter()
+                    .zip(&w[1..])
+                    .map(|(a, b)| add(*a, scale(*b, sg * h)))
+                    .collect();
                 let s = add(xs, scale(w[0], sg * h));
                 let pp = project(kind, &xm, s);
                 let kk = Kinematics::new(kind, &xm, s, &pp, None).unwrap();
@@ -302,7 +353,13 @@ fn dual_derivatives_of_curved_kinematics_match_differences() {
                 .iter()
                 .enumerate()
                 .map(|(a, q)| {
-                    std::array::from_fn(|i| if i < dim { T::var(q[i], a * dim + i) } else { T::cst(q[i]) })
+                    std::array::from_fn(|i| {
+                        if i < dim {
+                            T::var(q[i], a * dim + i)
+                        } else {
+                            T::cst(q[i])
+                        }
+                    })
                 })
                 .collect();
             let kd = Kinematics::new(kind, &xd[1..], xd[0], &pr, None).unwrap();
@@ -333,9 +390,16 @@ fn dual_derivatives_of_curved_kinematics_match_differences() {
 
 /// The projection at perturbed positions, on the same edge or vertex as
 /// `pr` (a difference must not cross a kink of the projection).
-fn pr_of(kind: ElementKind, q: &[V], pr: &emcontact::contact::geometry::Projection) -> emcontact::contact::geometry::Projection {
+fn pr_of(
+    kind: ElementKind,
+    q: &[V],
+    pr: &emcontact::contact::geometry::Projection,
+) -> emcontact::contact::geometry::Projection {
     let p = project(kind, &q[1..], q[0]);
-    assert_eq!(p.location, pr.location, "{kind:?}: the difference crosses a kink");
+    assert_eq!(
+        p.location, pr.location,
+        "{kind:?}: the difference crosses a kink"
+    );
     p
 }
 
@@ -374,30 +438,49 @@ fn hrz_weights_are_positive_and_consistent_where_the_face_is_affine() {
                         _ => ([2.0 * u - 1.0, 2.0 * v - 1.0], 4.0 / (m * m) as f64),
                     };
                     let (_, t, _) = frame(kind, &x, xi);
-                    let da = if kind.ref_dim() == 1 { norm(t[0]) } else { norm(cross(t[0], t[1])) };
+                    let da = if kind.ref_dim() == 1 {
+                        norm(t[0])
+                    } else {
+                        norm(cross(t[0], t[1]))
+                    };
                     area += da * jac;
                 }
             }
             let sum: f64 = w[..n].iter().sum();
             worst = worst.max((sum - area).abs() / area);
-            assert!((sum - area).abs() <= 5e-3 * area, "{kind:?}: Σw {sum} vs area {area}");
+            assert!(
+                (sum - area).abs() <= 5e-3 * area,
+                "{kind:?}: Σw {sum} vs area {area}"
+            );
         }
     }
     println!("HRZ weights: Σw against the area {worst:.1e}");
     // straight line3 of length 2 (midside at the middle): Simpson
     let mut w = [0.0; 9];
-    face_weights(ElementKind::Line3, &[[0.0; 3], [2.0, 0.0, 0.0], [1.0, 0.0, 0.0]], &mut w);
+    face_weights(
+        ElementKind::Line3,
+        &[[0.0; 3], [2.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+        &mut w,
+    );
     for (got, want) in w[..3].iter().zip([1.0 / 3.0, 1.0 / 3.0, 4.0 / 3.0]) {
         assert!((got - want).abs() < 1e-14, "line3 {got} vs {want}");
     }
     // affine quad9 (a parallelogram of area 2): (1, 4, 16)/36 · A
-    let corners = [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.5, 1.0, 0.0], [0.5, 1.0, 0.0]];
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [2.5, 1.0, 0.0],
+        [0.5, 1.0, 0.0],
+    ];
     let mut x = corners.to_vec();
     for k in 0..4 {
         let (a, b) = (corners[k], corners[(k + 1) % 4]);
         x.push(scale(add(a, b), 0.5));
     }
-    x.push(scale(corners.iter().fold([0.0; 3], |s, c| add(s, *c)), 0.25));
+    x.push(scale(
+        corners.iter().fold([0.0; 3], |s, c| add(s, *c)),
+        0.25,
+    ));
     face_weights(ElementKind::Quad9, &x, &mut w);
     let want = [1.0, 1.0, 1.0, 1.0, 4.0, 4.0, 4.0, 4.0, 16.0].map(|v| v / 36.0 * 2.0);
     for (got, want) in w.iter().zip(want) {
@@ -424,10 +507,21 @@ fn a_flat_quadratic_face_gives_the_contact_of_its_refinement() {
             let q = rotation(&mut rng, dim);
             // the affine map ξ → c + A ξ of the face, and a velocity field
             // affine in ξ
-            let c: V = std::array::from_fn(|i| if i < dim { rng.gen_range(-2.0..2.0) } else { 0.0 });
+            let c: V = std::array::from_fn(|i| {
+                if i < dim {
+                    rng.gen_range(-2.0..2.0)
+                } else {
+                    0.0
+                }
+            });
             let a1 = apply(&q, [rng.gen_range(0.5..1.5), 0.0, 0.0]);
             let a2 = apply(&q, [rng.gen_range(-0.3..0.3), rng.gen_range(0.5..1.5), 0.0]);
-            let map = |xi: [f64; 2]| add(add(c, scale(a1, xi[0])), scale(if dim == 3 { a2 } else { [0.0; 3] }, xi[1]));
+            let map = |xi: [f64; 2]| {
+                add(
+                    add(c, scale(a1, xi[0])),
+                    scale(if dim == 3 { a2 } else { [0.0; 3] }, xi[1]),
+                )
+            };
             let vel: [V; 3] = std::array::from_fn(|_| {
                 let mut v: V = std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
                 if dim == 2 {
@@ -435,16 +529,33 @@ fn a_flat_quadratic_face_gives_the_contact_of_its_refinement() {
                 }
                 v
             });
-            let wmap = |xi: [f64; 2]| add(add(vel[0], scale(vel[1], xi[0])), scale(vel[2], if dim == 3 { xi[1] } else { 0.0 }));
+            let wmap = |xi: [f64; 2]| {
+                add(
+                    add(vel[0], scale(vel[1], xi[0])),
+                    scale(vel[2], if dim == 3 { xi[1] } else { 0.0 }),
+                )
+            };
             let refs = reference(kind);
             let x: Vec<V> = refs.iter().map(|r| map(*r)).collect();
             let w: Vec<V> = refs.iter().map(|r| wmap(*r)).collect();
             let xi = inside(kind, &mut rng, 0.05);
             let (p, _, nrm) = frame(kind, &x, xi);
             let xs = add(p, scale(nrm, rng.gen_range(-0.3..0.3)));
-            let ws: V = std::array::from_fn(|i| if i < dim { rng.gen_range(-1.0..1.0) } else { 0.0 });
+            let ws: V = std::array::from_fn(|i| {
+                if i < dim {
+                    rng.gen_range(-1.0..1.0)
+                } else {
+                    0.0
+                }
+            });
             let traction: V = {
-                let t: V = std::array::from_fn(|i| if i < dim { rng.gen_range(-1.0..1.0) } else { 0.0 });
+                let t: V = std::array::from_fn(|i| {
+                    if i < dim {
+                        rng.gen_range(-1.0..1.0)
+                    } else {
+                        0.0
+                    }
+                });
                 sub(t, scale(nrm, dot(t, nrm)))
             };
             let pn = rng.gen_range(0.0..2.0);
@@ -467,16 +578,23 @@ fn a_flat_quadratic_face_gives_the_contact_of_its_refinement() {
             } else {
                 let mut v = Vec::new();
                 for (u0, v0) in [(-1.0, -1.0), (0.0, -1.0), (0.0, 0.0), (-1.0, 0.0)] {
-                    v.push(vec![[u0, v0], [u0 + 1.0, v0], [u0 + 1.0, v0 + 1.0], [u0, v0 + 1.0]]);
+                    v.push(vec![
+                        [u0, v0],
+                        [u0 + 1.0, v0],
+                        [u0 + 1.0, v0 + 1.0],
+                        [u0, v0 + 1.0],
+                    ]);
                 }
                 v
             };
             let lin = kind.linear();
-            let inside_sub = |f: &[[f64; 2]]| (0..kind.ref_dim()).all(|al| {
-                let lo = f.iter().map(|r| r[al]).fold(f64::INFINITY, f64::min);
-                let hi = f.iter().map(|r| r[al]).fold(f64::NEG_INFINITY, f64::max);
-                xi[al] > lo && xi[al] < hi
-            });
+            let inside_sub = |f: &[[f64; 2]]| {
+                (0..kind.ref_dim()).all(|al| {
+                    let lo = f.iter().map(|r| r[al]).fold(f64::INFINITY, f64::min);
+                    let hi = f.iter().map(|r| r[al]).fold(f64::NEG_INFINITY, f64::max);
+                    xi[al] > lo && xi[al] < hi
+                })
+            };
             let f = sub_faces.iter().find(|f| inside_sub(f)).unwrap();
             let xl: Vec<V> = f.iter().map(|r| map(*r)).collect();
             let wl: Vec<V> = f.iter().map(|r| wmap(*r)).collect();

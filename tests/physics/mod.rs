@@ -1,7 +1,6 @@
 //! Physics invariants: shape functions and quadrature, element kernels, materials, one
 //! energy-momentum step, free flight; energy and momenta to the tolerance the theory promises.
 
-
 mod cantilever;
 mod free_flight;
 mod hyperelastic;

@@ -1,10 +1,9 @@
 //! One test file per bug, named after the bug: each reproduces what went wrong and fails
 //! if it comes back.
 
-
 mod augmented_lagrangian_cycles_open_closed;
-mod dropped_second_pass_lets_node_through_ring;
 mod disk_tunnels_through_block;
+mod dropped_second_pass_lets_node_through_ring;
 mod fclib_triangle_stored_mass;
 mod ring_ledgers;
 mod saddle_ring_keeps_a_separating_force;

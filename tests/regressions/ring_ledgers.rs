@@ -20,7 +20,10 @@ pub fn assert_ring_keeps_its_ledgers(label: &str, model: Fixture) {
         "{label}: {contact_steps} contact steps, step balance {balance:.2e}, L {:.2e}, J {:.2e}, penetration {depth:.2e} h",
         s.max_linear_drift, s.max_angular_drift
     );
-    assert!(contact_steps >= 20, "{label}: contact steps {contact_steps}");
+    assert!(
+        contact_steps >= 20,
+        "{label}: contact steps {contact_steps}"
+    );
     assert_eq!(s.cutbacks, 0, "{label}: cut-backs");
     assert!(balance <= STEP_ENERGY, "{label}: step balance {balance:e}");
     assert_momenta(label, s);

@@ -1,7 +1,6 @@
 //! Solvers: the frictional-contact library (local and global solvers, FCLIB files
 //! through the library and the command line) and the linear solvers of the stepper.
 
-
 mod check;
 mod default_solver;
 mod fallback;

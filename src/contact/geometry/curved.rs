@@ -276,7 +276,13 @@ fn interior(kind: ElementKind, x: &[Vec3], p: Vec3) -> Option<([f64; 2], Vec3)> 
 /// 1e-6 (quadratic convergence, `f` flat to round-off). Ends strictly inside
 /// the face or `None`.
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a > b)` also rejects NaN
-fn descend(kind: ElementKind, x: &[Vec3], p: Vec3, xi0: [f64; 2], f0: f64) -> Option<([f64; 2], f64)> {
+fn descend(
+    kind: ElementKind,
+    x: &[Vec3],
+    p: Vec3,
+    xi0: [f64; 2],
+    f0: f64,
+) -> Option<([f64; 2], f64)> {
     let f = |xi: [f64; 2]| {
         let r = sub(interpolate(&eval(kind, xi), x), p);
         0.5 * dot(r, r)

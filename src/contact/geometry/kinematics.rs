@@ -155,7 +155,11 @@ fn projection_xi<T: Real>(
             let va = super::shape::vertex_xi(kind, e[0]);
             let vb = super::shape::vertex_xi(kind, e[1]);
             // η from the face parameter: ξ = va + (η + 1)/2 (vb − va)
-            let al = if (vb[0] - va[0]).abs() > (vb[1] - va[1]).abs() { 0 } else { 1 };
+            let al = if (vb[0] - va[0]).abs() > (vb[1] - va[1]).abs() {
+                0
+            } else {
+                1
+            };
             let eta = 2.0 * (proj.xi[al] - va[al]) / (vb[al] - va[al]) - 1.0;
             let c1 = scale(sub(pb, pa), T::cst(0.5));
             let c2 = sub(scale(axpy(pa, T::cst(1.0), pb), T::cst(0.5)), pm);

@@ -41,8 +41,8 @@ mod shape;
 pub(crate) mod vec3;
 
 pub use kinematics::{Kinematics, MAX_NODES};
-pub use shape::MAX_FACE_NODES;
 pub use project::{face_normal, project, project_unclamped};
+pub use shape::MAX_FACE_NODES;
 
 use crate::fe::ElementKind;
 

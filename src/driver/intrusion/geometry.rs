@@ -195,9 +195,7 @@ fn to_triangle(a: V, b: V, c: V, p: V) -> f64 {
         let h = dot(sub(p, a), n) / nn;
         let foot = [p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2]];
         // barycentric coordinates of the foot by sub-triangle areas along n
-        let w = |u: V, v: V| {
-            dot(cross(sub(u, foot), sub(v, foot)), n) / nn
-        };
+        let w = |u: V, v: V| dot(cross(sub(u, foot), sub(v, foot)), n) / nn;
         if w(b, c) >= 0.0 && w(c, a) >= 0.0 && w(a, b) >= 0.0 {
             return h.abs() * nn.sqrt();
         }
@@ -218,8 +216,18 @@ fn bilinear_at(x: &[V], s: f64, t: f64) -> [V; 3] {
         0.25 * (1.0 + s) * (1.0 + t),
         0.25 * (1.0 - s) * (1.0 + t),
     ];
-    let ns = [-0.25 * (1.0 - t), 0.25 * (1.0 - t), 0.25 * (1.0 + t), -0.25 * (1.0 + t)];
-    let nt = [-0.25 * (1.0 - s), -0.25 * (1.0 + s), 0.25 * (1.0 + s), 0.25 * (1.0 - s)];
+    let ns = [
+        -0.25 * (1.0 - t),
+        0.25 * (1.0 - t),
+        0.25 * (1.0 + t),
+        -0.25 * (1.0 + t),
+    ];
+    let nt = [
+        -0.25 * (1.0 - s),
+        -0.25 * (1.0 + s),
+        0.25 * (1.0 + s),
+        0.25 * (1.0 - s),
+    ];
     let mut y = [[0.0; 3]; 3];
     for a in 0..4 {
         for i in 0..3 {
@@ -375,7 +383,12 @@ mod tests {
 
     #[test]
     fn simplices_and_triangles() {
-        let t = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let t = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ];
         assert!(inside(ElementKind::Tet4, &t, [0.2, 0.2, 0.2]));
         assert!(!inside(ElementKind::Tet4, &t, [0.4, 0.4, 0.4]));
         let d = distance(ElementKind::Tri3, &t[..3], [0.25, 0.25, -0.5]);

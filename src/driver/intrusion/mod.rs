@@ -257,7 +257,12 @@ impl Intruders {
         let mut slave_bound = std::collections::HashMap::new();
         let mut slave_of = std::collections::HashMap::new();
         let n_bodies = bodies.len();
-        for (i, p) in contacts.pairs().iter().enumerate().filter(|(_, p)| p.enforced()) {
+        for (i, p) in contacts
+            .pairs()
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.enforced())
+        {
             let target = match &p.surface().master {
                 Master::Faces(f) => f.first().map(|e| node_body[e.nodes()[0]]),
                 _ => Some(n_bodies + p.input()),
@@ -357,12 +362,7 @@ impl Intruders {
     }
 
     /// Boundary nodes of every body inside body `b`, per body.
-    fn into_body(
-        &mut self,
-        b: usize,
-        x3: &[[f64; 3]],
-        contacts: &ContactSet,
-    ) -> Vec<(usize, Hit)> {
+    fn into_body(&mut self, b: usize, x3: &[[f64; 3]], contacts: &ContactSet) -> Vec<(usize, Hit)> {
         if self.bodies[b].elements.is_empty() {
             return Vec::new();
         }

@@ -75,8 +75,6 @@ pub use params::SaddleParams;
 use point::{evaluate, Iterate, PointJac};
 pub use reach::Reach;
 
-
-
 /// The saddle-point system of a step's layout: which points carry a
 /// multiplier block, the augmented pattern, and scratch.
 pub struct Saddle {
@@ -113,7 +111,6 @@ pub struct Saddle {
     ky: Vec<f64>,
     rhs: Vec<f64>,
 }
-
 
 impl Saddle {
     /// The system for the points of `reach` on the bodies' pattern `k_pattern`.
@@ -548,11 +545,9 @@ impl Saddle {
     }
 }
 
-
 /// `K_AA⁻¹` of node `a` (its diagonal block on the bodies' pattern).
 fn diagonal_inverse<const D: usize>(sys: &BodiesSystem, a: usize) -> Option<SMatrix<f64, D, D>> {
     let off = sys.pattern.block_offset(a, a)?;
     let m = SMatrix::<f64, D, D>::from_fn(|i, j| sys.k[sys.pattern.position(off, i, a, j)]);
     m.try_inverse()
 }
-
