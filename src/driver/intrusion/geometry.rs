@@ -59,33 +59,17 @@ fn in_simplex(s: &[V], p: V) -> bool {
         .all(|&v| v >= -PARAMETRIC_EPS)
 }
 
-/// The reference coordinates of the hex8's vertices (Gmsh order).
-const HEX: [[f64; 3]; 8] = [
-    [-1.0, -1.0, -1.0],
-    [1.0, -1.0, -1.0],
-    [1.0, 1.0, -1.0],
-    [-1.0, 1.0, -1.0],
-    [-1.0, -1.0, 1.0],
-    [1.0, -1.0, 1.0],
-    [1.0, 1.0, 1.0],
-    [-1.0, 1.0, 1.0],
-];
-
-/// `x(ξ)` of a trilinear hex and its Jacobian columns `∂x/∂ξ_j`.
+/// `x(ξ)` of a trilinear hex and its Jacobian columns `∂x/∂ξ_j` (the FE
+/// layer's hex8 shape functions, Gmsh order).
 fn trilinear(x: &[V], xi: V) -> (V, [V; 3]) {
+    let (mut n, mut dn) = ([0.0; 8], [[0.0; 3]; 8]);
+    ElementKind::Hex8.shape(&xi, &mut n, &mut dn);
     let mut p = [0.0; 3];
     let mut jac = [[0.0; 3]; 3];
-    for (a, c) in HEX.iter().enumerate() {
-        let f = [0, 1, 2].map(|i| 0.5 * (1.0 + c[i] * xi[i]));
-        let n = f[0] * f[1] * f[2];
-        let dn = [
-            0.5 * c[0] * f[1] * f[2],
-            0.5 * c[1] * f[0] * f[2],
-            0.5 * c[2] * f[0] * f[1],
-        ];
+    for a in 0..8 {
         for i in 0..3 {
-            p[i] += n * x[a][i];
-            for (j, d) in dn.iter().enumerate() {
+            p[i] += n[a] * x[a][i];
+            for (j, d) in dn[a].iter().enumerate() {
                 jac[j][i] += d * x[a][i];
             }
         }
@@ -343,7 +327,11 @@ mod tests {
 
     /// A unit cube whose top face is warped: vertex 6 raised by `w`.
     fn warped(w: f64) -> Vec<V> {
-        let mut x: Vec<V> = HEX.iter().map(|c| c.map(|v| 0.5 * (v + 1.0))).collect();
+        let mut x: Vec<V> = ElementKind::Hex8
+            .reference_nodes()
+            .iter()
+            .map(|c| c.map(|v| 0.5 * (v + 1.0)))
+            .collect();
         x[6][2] += w;
         x
     }
