@@ -89,15 +89,7 @@ struct Face {
 
 fn make_face(t: FaceType, rng: &mut StdRng) -> Face {
     let size = rng.gen_range(0.2..3.0);
-    let c: V = [
-        rng.gen_range(-10.0..10.0),
-        rng.gen_range(-10.0..10.0),
-        if t == FaceType::Segment {
-            0.0
-        } else {
-            rng.gen_range(-10.0..10.0)
-        },
-    ];
+    let c = random_vec(t, 10.0, rng);
     let (kind, local): (ElementKind, Vec<V>) = match t {
         FaceType::Segment => (ElementKind::Line2, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]),
         FaceType::Tri => (
@@ -416,17 +408,7 @@ fn projection_optimal_for(seed: u64) -> Result<(), TestCaseError> {
             1.0 / f.x.len() as f64,
         );
         for r in [0.3, 1.0, 3.0, 100.0] {
-            let mut d: V = [
-                rng.gen_range(-1.0..1.0),
-                rng.gen_range(-1.0..1.0),
-                if t == FaceType::Segment {
-                    0.0
-                } else {
-                    rng.gen_range(-1.0..1.0)
-                },
-            ];
-            d = sc(d, r * f.size);
-            let xs = add(c, d);
+            let xs = add(c, sc(random_vec(t, 1.0, &mut rng), r * f.size));
             let (p, k) = kin(&f, xs, None);
             let best = sampled_min_distance(&f, xs);
             prop_assert!(
@@ -469,20 +451,22 @@ fn projection_is_optimal_far_from_warped_quad() {
     projection_optimal_for(5139680428250893188).unwrap();
 }
 
+/// A vector with components uniform in `[−half, half]` (z = 0 for a segment,
+/// which lies in the xy plane), drawn in the order x, y, z.
+fn random_vec(t: FaceType, half: f64, rng: &mut StdRng) -> V {
+    [
+        rng.gen_range(-half..half),
+        rng.gen_range(-half..half),
+        if t == FaceType::Segment {
+            0.0
+        } else {
+            rng.gen_range(-half..half)
+        },
+    ]
+}
+
 fn random_w(t: FaceType, n: usize, rng: &mut StdRng) -> Vec<V> {
-    (0..n)
-        .map(|_| {
-            [
-                rng.gen_range(-1.0..1.0),
-                rng.gen_range(-1.0..1.0),
-                if t == FaceType::Segment {
-                    0.0
-                } else {
-                    rng.gen_range(-1.0..1.0)
-                },
-            ]
-        })
-        .collect()
+    (0..n).map(|_| random_vec(t, 1.0, rng)).collect()
 }
 
 fn max_norm(v: &[V]) -> f64 {
