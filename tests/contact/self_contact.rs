@@ -113,3 +113,97 @@ fn without_the_self_pair_the_same_ring_passes_through_itself() {
     let (ok, summary) = no_crossing(&run);
     assert!(!ok, "the independent check missed the crossing: {summary}");
 }
+
+/// A hex8 cube whose top face is warped (node 6 raised by `W`) and a small
+/// hex8 above it whose lowest corner is `depth` below the cube's bilinear
+/// top face at (0.75, 0.25), written as a one-frame `.pvd` in `dir`.
+fn warped_pair(dir: &std::path::Path, depth: f64) -> std::path::PathBuf {
+    const W: f64 = 0.2;
+    let mut x: Vec<[f64; 3]> = vec![
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 0.0, 1.0],
+        [1.0, 1.0, 1.0 + W],
+        [0.0, 1.0, 1.0],
+    ];
+    // the bilinear top is z = 1 + W x y; over x > y its triangle (4 5 6)
+    // is z = 1 + W y, at (0.75, 0.25) W/16 above the face
+    let p = [0.75, 0.25, 1.0 + W * 0.75 * 0.25 - depth];
+    for o in [
+        [0.0, 0.0, 0.0],
+        [0.2, 0.0, 0.1],
+        [0.2, 0.2, 0.1],
+        [0.0, 0.2, 0.1],
+    ] {
+        x.push([p[0] + o[0], p[1] + o[1], p[2] + o[2]]);
+    }
+    for k in 8..12 {
+        x.push([x[k][0], x[k][1], x[k][2] + 0.3]);
+    }
+    let points: String = x
+        .iter()
+        .map(|p| format!("{} {} {}\n", p[0], p[1], p[2]))
+        .collect();
+    let zeros = "0 0 0\n".repeat(x.len());
+    let vtu = format!(
+        r#"<?xml version="1.0"?>
+<VTKFile type="UnstructuredGrid" version="0.1" byte_order="LittleEndian">
+<UnstructuredGrid><Piece NumberOfPoints="{n}" NumberOfCells="2">
+<Points><DataArray type="Float64" NumberOfComponents="3" format="ascii">
+{points}</DataArray></Points>
+<Cells>
+<DataArray type="Int64" Name="connectivity" format="ascii">0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15</DataArray>
+<DataArray type="Int64" Name="offsets" format="ascii">8 16</DataArray>
+<DataArray type="UInt8" Name="types" format="ascii">12 12</DataArray>
+</Cells>
+<PointData><DataArray type="Float64" Name="displacement" NumberOfComponents="3" format="ascii">
+{zeros}</DataArray></PointData>
+</Piece></UnstructuredGrid></VTKFile>
+"#,
+        n = x.len()
+    );
+    std::fs::write(dir.join("pair_0.vtu"), vtu).unwrap();
+    let pvd = dir.join("pair.pvd");
+    std::fs::write(
+        &pvd,
+        r#"<?xml version="1.0"?>
+<VTKFile type="Collection" version="0.1"><Collection>
+<DataSet timestep="0" part="0" file="pair_0.vtu"/>
+</Collection></VTKFile>
+"#,
+    )
+    .unwrap();
+    pvd
+}
+
+/// `no_crossing.py` on one `.pvd`: whether it found no crossing, and its output.
+fn no_crossing_pvd(pvd: &std::path::Path) -> (bool, String) {
+    let o = python(&["vtk", "numpy"])
+        .arg(repo("validation/self_contact/no_crossing.py"))
+        .arg(pvd)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("frames="), "no_crossing.py: {text}");
+    (o.status.success(), text)
+}
+
+#[test]
+fn the_independent_check_takes_a_warped_hex8_face_as_the_bilinear_surface() {
+    // a node on the bilinear face (the body's boundary, where contact holds
+    // it) lies W/16 = 1.25e-2 under the face's two triangles: not inside
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, summary) = no_crossing_pvd(&warped_pair(dir.path(), 0.0));
+    assert!(ok, "a node on the warped face read as inside it: {summary}");
+    // 1e-3 under the bilinear face it is inside the cube, and seen
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, summary) = no_crossing_pvd(&warped_pair(dir.path(), 1e-3));
+    assert!(
+        !ok,
+        "a node 1e-3 inside the warped face was missed: {summary}"
+    );
+}

@@ -7,3 +7,4 @@ mod dropped_second_pass_lets_node_through_ring;
 mod fclib_triangle_stored_mass;
 mod ring_ledgers;
 mod saddle_ring_keeps_a_separating_force;
+mod tet10_sphere_settled_inside_a_dented_face;

@@ -14,7 +14,20 @@ body that does not overlap itself. Each boundary node is moved a distance
 EPS·h into its own material (h the mean boundary edge length, the inward
 direction the average of its boundary facets' inward normals) and its
 winding number taken there: above 1.5 means the node is deeper than EPS·h
-inside another part of its body. The smallest distance between a boundary
+inside another part of its body.
+
+A quadrilateral boundary face of a hexahedron is the bilinear surface
+through its four nodes, not the two triangles the winding number is summed
+over: where the four nodes are not coplanar the two differ by a thin lens
+(as thick as the face's warp, the distance of its fourth node from the
+plane of the other three). The winding numbers about the two surfaces
+differ only inside such a lens, by one: so for a point over a warped face
+the side of the bilinear surface (its closest point and normal, by Newton)
+and the side of the two triangles (along the same normal line) are both
+taken, and where they differ the count is corrected by one, the bilinear
+face deciding. Without this a node held exactly on a warped face of a
+folded tube read as inside it (the triangulation lies up to warp/4 off the
+face). The smallest distance between a boundary
 node and a boundary facet that does not hold it is reported as well (how
 close the surface came to itself: ~0 where it folded into contact).
 
@@ -134,6 +147,71 @@ def tri_distance(p, a, b, c):
     return out
 
 
+def bilinear(q, xi, eta):
+    """Position and tangents of the bilinear face through q (4, 3) at (xi, eta)."""
+    n = np.array([(1 - xi) * (1 - eta), (1 + xi) * (1 - eta), (1 + xi) * (1 + eta), (1 - xi) * (1 + eta)]) / 4
+    dxi = np.array([-(1 - eta), 1 - eta, 1 + eta, -(1 + eta)]) / 4
+    deta = np.array([-(1 - xi), -(1 + xi), 1 + xi, 1 - xi]) / 4
+    return n @ q, dxi @ q, deta @ q
+
+
+def lens_side(p, q):
+    """+1 where p is inside the bilinear face q (4, 3) but outside its two
+    triangles (q0 q1 q2, q0 q2 q3), -1 for the reverse, 0 elsewhere (p not
+    over the face, or on the same side of both)."""
+    z = np.zeros(2)
+    for _ in range(30):  # Gauss-Newton on |x(z) - p|^2
+        x, a, b = bilinear(q, *z)
+        r = x - p
+        j = np.stack([a, b], 1)
+        step = np.linalg.lstsq(j, -r, rcond=None)[0]
+        z = z + step
+        if np.abs(step).max() < 1e-15:
+            break
+    if np.abs(z).max() > 1:
+        return 0
+    x, a, b = bilinear(q, *z)
+    n = np.cross(a, b)
+    n /= np.linalg.norm(n)
+    d_face = np.dot(p - x, n)
+    for t in ((q[0], q[1], q[2]), (q[0], q[2], q[3])):
+        m = np.cross(t[1] - t[0], t[2] - t[0])
+        den = np.dot(n, m)
+        if den == 0:
+            continue
+        s = np.dot(t[0] - p, m) / den  # p + s n on the triangle's plane
+        hit = p + s * n
+        inside = all(np.dot(np.cross(t[(k + 1) % 3] - t[k], hit - t[k]), m) >= 0 for k in range(3))
+        if inside:
+            d_tri = -s
+            if d_face < 0 <= d_tri:
+                return 1
+            if d_tri < 0 <= d_face:
+                return -1
+            return 0
+    return 0
+
+
+def bilinear_correction(p, facets, x):
+    """What to add to the winding numbers of the points p about the
+    triangulated boundary to have them about its bilinear faces (module
+    docs): only points within a warp of a warped face can differ."""
+    out = np.zeros(len(p))
+    for f in facets:
+        if len(f) != 4:
+            continue
+        q = x[list(f)]
+        m = np.cross(q[1] - q[0], q[2] - q[0])
+        warp = abs(np.dot(q[3] - q[0], m)) / max(np.linalg.norm(m), 1e-300)
+        if warp == 0:
+            continue
+        lo, hi = q.min(0) - warp, q.max(0) + warp
+        near = np.nonzero(np.all((p >= lo) & (p <= hi), axis=1))[0]
+        for i in near:
+            out[i] += lens_side(p[i], q)
+    return out
+
+
 def check(x, cells, eps):
     facets = boundary(cells)
     dim = 2 if len(facets[0]) == 2 else 3
@@ -166,7 +244,7 @@ def check(x, cells, eps):
         w = winding_2d(p[:, :2], a, b)
         dist = seg_distance(x[nodes, :2], a, b)
     else:
-        w = winding_3d(p, t0, t1, t2)
+        w = winding_3d(p, t0, t1, t2) + bilinear_correction(p, facets, x)
         dist = tri_distance(x[nodes], t0, t1, t2)
     # the distance to facets beyond the node's neighbourhood (facets that
     # share a node with one of the facets holding it)
