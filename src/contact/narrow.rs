@@ -41,7 +41,11 @@
 //! slid back over A on B's extension and converged 7.9e-4 (about 1e-2 h)
 //! inside A, unseen; every later step pushed it out with positive work that
 //! the velocity update could not take back, at any cut-back. Such a slave is
-//! settled back onto the face it is inside (within the switch limit).
+//! settled back onto the second-order face it is inside (within the switch
+//! limit). On first-order faces the rule stands as measured: with the
+//! exception there the μ = 0.2 friction blocks' step at t = 0.4 re-settled a
+//! slave onto its first face and Newton stalled at 1.2 times the law's
+//! tolerance (`docs/decisions/face-hold-and-settle.md`).
 
 use super::broad::node_x;
 use super::geometry::vec3::{dot, sub};
@@ -77,7 +81,8 @@ pub struct Narrow {
     /// The face a slave held before its last switch in this step.
     before: Vec<Option<usize>>,
     /// How deep the slave is behind its closest face at the last detection,
-    /// where it is over that face's interior (0 elsewhere; module docs).
+    /// where that face is second order and the slave is over its interior (0
+    /// elsewhere; module docs).
     behind: Vec<f64>,
 }
 
@@ -135,7 +140,7 @@ impl Narrow {
             );
             self.closest[k] = best.map(|(b, _)| b);
             self.behind[k] = match best {
-                Some((b, p)) if p.location == Location::Interior => {
+                Some((b, p)) if p.location == Location::Interior && faces[b].kind.order() == 2 => {
                     if dot(sub(self.x3[sl], p.point), fnorm[b]) < 0.0 {
                         p.distance
                     } else {
@@ -363,22 +368,29 @@ mod tests {
         assert_eq!(narrow.held[0], Some(1));
     }
 
-    /// A valley: A over x ∈ [0, 1] falling from (0, 0.2) to (1, 0), B over
-    /// [1, 2] rising to (2, 0.2) (normals up), and one slave (node 4).
-    fn valley() -> (Surface, impl Fn([f64; 2]) -> Vec<f64>) {
+    /// A valley of straight line3 faces (midside nodes 5, 6): A over x ∈
+    /// [0, 1] falling from (0, 0.2) to (1, 0), B over [1, 2] rising to
+    /// (2, 0.2) (normals up), and one slave (node 4); `kind` Line2 leaves
+    /// the midside nodes out.
+    fn valley(kind: ElementKind) -> (Surface, impl Fn([f64; 2]) -> Vec<f64>) {
         let mut s = three_faces();
-        s.master = Master::Faces(vec![
-            Element::new(ElementKind::Line2, &[1, 0]),
-            Element::new(ElementKind::Line2, &[2, 1]),
-        ]);
-        let at = |p: [f64; 2]| vec![0.0, 0.2, 1.0, 0.0, 2.0, 0.2, 3.0, 0.0, p[0], p[1]];
+        let (a, b): (&[usize], &[usize]) = match kind {
+            ElementKind::Line3 => (&[1, 0, 5], &[2, 1, 6]),
+            _ => (&[1, 0], &[2, 1]),
+        };
+        s.master = Master::Faces(vec![Element::new(kind, a), Element::new(kind, b)]);
+        let at = |p: [f64; 2]| {
+            let mut x = vec![0.0, 0.2, 1.0, 0.0, 2.0, 0.2, 3.0, 0.0, p[0], p[1]];
+            x.extend_from_slice(&[0.5, 0.1, 1.5, 0.1]);
+            x
+        };
         (s, at)
     }
 
     #[test]
-    fn a_slave_behind_the_face_it_was_settled_off_is_settled_back() {
-        let (s, at) = valley();
-        let mut narrow = Narrow::new(&s, 5);
+    fn a_slave_behind_the_curved_face_it_was_settled_off_is_settled_back() {
+        let (s, at) = valley(ElementKind::Line3);
+        let mut narrow = Narrow::new(&s, 7);
         narrow.detect(&s, &at([0.95, 0.02]), false);
         assert_eq!(narrow.held[0], Some(0), "over A, outside it");
         // over B and 0.005 inside it: held on A within the slack, settled onto B
@@ -393,12 +405,24 @@ mod tests {
         assert_eq!(narrow.settle(1e-3, |_| true), 1, "settled back onto A");
         assert_eq!(narrow.held[0], Some(0));
         // outside A there, it would have stayed on B (the no-settle-back rule)
-        let mut narrow = Narrow::new(&s, 5);
+        let mut narrow = Narrow::new(&s, 7);
         narrow.detect(&s, &at([0.95, 0.02]), false);
         narrow.detect(&s, &at([1.05, 0.005]), true);
         narrow.settle(1e-3, |_| true);
         narrow.detect(&s, &at([0.95, 0.012]), true);
         assert_eq!(narrow.settle(1e-3, |_| true), 0, "outside A: stays on B");
+        assert_eq!(narrow.held[0], Some(1));
+    }
+
+    #[test]
+    fn on_first_order_faces_the_no_settle_back_rule_stands() {
+        let (s, at) = valley(ElementKind::Line2);
+        let mut narrow = Narrow::new(&s, 7);
+        narrow.detect(&s, &at([0.95, 0.02]), false);
+        narrow.detect(&s, &at([1.05, 0.005]), true);
+        assert_eq!(narrow.settle(1e-3, |_| true), 1);
+        narrow.detect(&s, &at([0.95, 0.005]), true);
+        assert_eq!(narrow.settle(1e-3, |_| true), 0, "not settled back onto A");
         assert_eq!(narrow.held[0], Some(1));
     }
 }
