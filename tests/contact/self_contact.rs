@@ -16,15 +16,7 @@ const SELF_PAIR: &str = "[[contact]]\nslave = \"ring_inner\"\nmaster = \"ring_in
 
 /// `no_crossing.py` on the run's frames: `(no node crossed, its summary)`.
 fn no_crossing(run: &BinRun) -> (bool, String) {
-    let o = python(&["vtk", "numpy"])
-        .arg(repo("validation/self_contact/no_crossing.py"))
-        .arg(run.out().join("ring_self.pvd"))
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    assert!(text.contains("frames="), "no_crossing.py: {text}");
-    (o.status.success(), text)
+    no_crossing_pvd(&run.out().join("ring_self.pvd"))
 }
 
 /// The largest per-step closure of the momentum ledger `m` ("l" or "j")
