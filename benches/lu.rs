@@ -72,7 +72,7 @@ fn blocks_matrix(base: [usize; 3], cube: [usize; 3], reach: f64) -> (BlockPatter
     // and the coupling reach of the step from there (`Stepper::refresh_couplings`)
     let x: Vec<f64> = s0.x.iter().zip(&s0.v).map(|(x, v)| x + 0.2 * v).collect();
     let v: Vec<f64> = s0.v.iter().map(|v| reach * v).collect();
-    let (per_face, _) = stepper.contacts.couplings(&x, &v, DT, None);
+    let (per_face, _) = stepper.contacts.couplings(&x, &v, DT);
     // (slave, face) lists, slave first → one list per slave with all its nodes
     let mut by_slave: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for l in &per_face {

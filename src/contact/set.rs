@@ -13,7 +13,6 @@
 //! start of its multipliers.
 
 use super::broad;
-use super::enforce::saddle::{slave_couplings, Reach};
 use super::geometry::{GeometryError, MAX_NODES};
 use super::law::violation;
 use super::narrow::on_nodes;
@@ -137,28 +136,13 @@ impl ContactSet {
 
     /// Broad phase of the coming step from `x`, `v` at `t_n`: the node lists
     /// the stiffness pattern must couple, and whether any slave may touch.
-    /// On the saddle-point path (`saddle`: its layout) a pair with
-    /// multipliers couples each slave to the nodes its multipliers are
-    /// coupled to only ([`ContactSet::reach`]): a slave's couplings are the
-    /// width of its supernode, which its pseudo-node shares.
-    pub fn couplings(
-        &self,
-        x: &[f64],
-        v: &[f64],
-        dt: f64,
-        saddle: Option<&Reach>,
-    ) -> (Vec<Vec<usize>>, bool) {
+    pub fn couplings(&self, x: &[f64], v: &[f64], dt: f64) -> (Vec<Vec<usize>>, bool) {
         let mut lists = Vec::new();
         let mut possible = false;
         for p in &self.pairs {
             let l = broad::couplings(&p.surface, x, v, dt);
             possible |= broad::may_touch(&p.surface, x, v, dt, &l);
-            if saddle.is_none() || !p.has_multipliers() {
-                lists.extend(l);
-            }
-        }
-        if let Some(reach) = saddle {
-            lists.extend(slave_couplings(reach));
+            lists.extend(l);
         }
         (lists, possible)
     }

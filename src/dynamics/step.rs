@@ -406,13 +406,12 @@ impl<const D: usize> Stepper<D> {
         if self.contacts.is_empty() {
             return Ok(());
         }
-        let reach = self.contacts.reach(&s0.x, &s0.v, dt);
-        let method = self.choose_method(reach.len());
-        let saddle = (method == Method::Saddle).then_some(&reach);
-        let (lists, possible) = self.contacts.couplings(&s0.x, &s0.v, dt, saddle);
+        let (lists, possible) = self.contacts.couplings(&s0.x, &s0.v, dt);
         self.contact_possible = possible;
         let grew = self.sys.set_couplings(lists);
         self.contacts.begin_step(&s0.x, dt);
+        let reach = self.contacts.reach(&s0.x, &s0.v, dt);
+        let method = self.choose_method(reach.len());
         let fresh = method != self.method;
         let covered = self.saddle.as_ref().is_some_and(|s| s.covers(&reach));
         match method {
@@ -446,44 +445,9 @@ impl<const D: usize> Stepper<D> {
         &mut self,
         reach: crate::contact::enforce::saddle::Reach,
     ) -> Result<(), LinearSolveError> {
+        self.method = Method::Saddle;
         let pairs = self.contacts.pairs().len();
         let saddle = Saddle::new(&self.sys.pattern, reach, pairs, self.policy.saddle);
-        self.install_saddle(saddle)
-    }
-
-    /// Where a point's face at the iterate lies outside the nodes its
-    /// multipliers are coupled to ([`crate::contact::ContactSet::uncovered`]),
-    /// its couplings grow by that face and its neighbours, in the stiffness
-    /// pattern and the augmented one, and both are analysed again (the
-    /// assembly skips entries missing from the pattern, which would leave
-    /// the tangent inexact). Returns whether they grew: the iterate is then
-    /// evaluated again.
-    pub(super) fn extend_saddle(&mut self) -> Result<bool, LinearSolveError> {
-        let add = match self.saddle.as_ref() {
-            Some(s) => self.contacts.uncovered(&s.layout()),
-            None => return Ok(false),
-        };
-        if add.is_empty() {
-            return Ok(false);
-        }
-        let mut lists = self.sys.couplings().to_vec();
-        lists.extend(crate::contact::enforce::saddle::slave_couplings(&add));
-        if self.sys.set_couplings(lists) {
-            self.resize_matrices();
-        }
-        let old = self.saddle.as_ref().expect("checked above");
-        let saddle = old.extended(&self.sys.pattern, &add);
-        log::debug!(
-            "contact: {} point(s) left their coupled faces; patterns analysed again",
-            add.len()
-        );
-        self.install_saddle(saddle)?;
-        Ok(true)
-    }
-
-    /// `lu` on the augmented pattern of `saddle`, which serves from now on.
-    fn install_saddle(&mut self, saddle: Saddle) -> Result<(), LinearSolveError> {
-        self.method = Method::Saddle;
         let volatile: Vec<usize> = self.sys.couplings().iter().flatten().copied().collect();
         self.lu
             .set_pattern(saddle.pattern(), &volatile, &saddle.anchored())?;

@@ -124,30 +124,24 @@ impl<const D: usize> Stepper<D> {
         multipliers: bool,
     ) -> Result<(), StepError> {
         let started = std::time::Instant::now();
-        loop {
-            let nnz = self.sys.pattern.nnz();
-            self.mv.iter_mut().for_each(|v| *v = 0.0);
-            let tangent = if multipliers {
-                self.kc.clear();
-                self.kc.resize(nnz, 0.0);
-                self.ks.resize(nnz, 0.0);
-                &mut self.kc
-            } else {
-                &mut self.k
-            };
-            self.contacts.evaluate::<D>(
-                x0,
-                x1,
-                dt,
-                options,
-                &mut self.mv,
-                Some((&self.sys.pattern, tangent)),
-            )?;
-            // the saddle path's couplings follow the faces (its reach)
-            if !(multipliers && self.extend_saddle()?) {
-                break;
-            }
-        }
+        let nnz = self.sys.pattern.nnz();
+        self.mv.iter_mut().for_each(|v| *v = 0.0);
+        let tangent = if multipliers {
+            self.kc.clear();
+            self.kc.resize(nnz, 0.0);
+            self.ks.resize(nnz, 0.0);
+            &mut self.kc
+        } else {
+            &mut self.k
+        };
+        self.contacts.evaluate::<D>(
+            x0,
+            x1,
+            dt,
+            options,
+            &mut self.mv,
+            Some((&self.sys.pattern, tangent)),
+        )?;
         for i in 0..self.f.len() {
             self.f[i] -= self.mv[i];
         }

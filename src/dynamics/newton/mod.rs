@@ -237,7 +237,7 @@ impl<const D: usize> Stepper<D> {
         let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let xnorm = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let at_round_off = dnorm <= self.policy.round_off * xnorm && law <= 1.0;
-        let backtrack = (!self.contacts.has_multipliers() || self.damped()) && !at_round_off;
+        let backtrack = !self.contacts.has_multipliers() && !at_round_off;
         let (e, s) = self
             .search(&s0.x, x1, dt, (&p.cur, p.opts, backtrack))
             .map_err(|e| match e {

@@ -2,14 +2,11 @@
 //! full correction is taken unless the state it leads to is invalid (an
 //! inverted element, a non-finite value, a failed projection), when it is
 //! halved; the penalty law also halves one that does not decrease `‖R‖`,
-//! and the saddle path's damped one-step iterations one that does not
-//! decrease `‖R‖² + Σ ‖Φ‖²`, except where no length does (a point changing
-//! branch of its law: the merit is nonsmooth there), where the longest
-//! valid one is taken. The
+//! except where no length does (a point changing branch of its law: the
+//! residual is nonsmooth there), where the full one is taken. The
 //! multipliers move with the positions (`old + s (new − old)`).
 
 use super::evaluate::Eval;
-use crate::contact::enforce::Method;
 use crate::contact::EvalOptions;
 use crate::dynamics::step::{StepError, Stepper};
 
@@ -26,53 +23,27 @@ impl<const D: usize> Stepper<D> {
     ) -> Result<(Eval, f64), StepError> {
         let mut s = 1.0;
         let mut failure = None;
-        let mut valid = None;
         for _ in 0..self.policy.max_halvings {
             match self.trial(x0, x1, dt, opts, s) {
-                Ok(e) if !backtrack || self.decreases(&e, cur, dt) => {
+                Ok(e) if !backtrack || e.norm < cur.norm => {
                     std::mem::swap(x1, &mut self.x_trial);
                     return Ok((e, s));
                 }
-                Ok(_) => valid = valid.or(Some(s)),
+                Ok(_) => {}
                 Err(e) => failure = Some(e),
             }
             s *= 0.5;
         }
-        // no length decreases the merit: the longest valid one
-        let fallback = failure.is_none() || self.damped();
-        if let (true, true, Some(s)) = (backtrack && fallback, !self.contacts.is_empty(), valid) {
-            let e = self.trial(x0, x1, dt, opts, s)?;
+        if backtrack && failure.is_none() && !self.contacts.is_empty() {
+            let e = self.trial(x0, x1, dt, opts, 1.0)?;
             std::mem::swap(x1, &mut self.x_trial);
-            return Ok((e, s));
+            return Ok((e, 1.0));
         }
         Err(failure.unwrap_or(StepError::NoConvergence {
             iterations: 0,
             residual: cur.relative(),
             contact: self.contacts.violation(dt).0,
         }))
-    }
-
-    /// The outer search damps the saddle path's one-step corrections
-    /// ([`crate::contact::enforce::saddle::SaddleParams::damped`]).
-    pub(super) fn damped(&self) -> bool {
-        let p = &self.policy.saddle;
-        self.method == Method::Saddle && self.saddle.is_some() && p.one_step && p.damped
-    }
-
-    /// Whether the trial `e` improves on the iterate `cur`: its residual,
-    /// or where the search is damped the merit `‖R‖² + Σ ‖Φ‖²` (both forces).
-    fn decreases(&mut self, e: &Eval, cur: &Eval, dt: f64) -> bool {
-        if !self.damped() {
-            return e.norm < cur.norm;
-        }
-        let saddle = self.saddle.as_mut().expect("damped on the saddle path");
-        let (law, reference) = saddle.law_merit::<D>(&self.contacts, dt);
-        log::trace!(
-            "newton search: merit {:.3e} + {law:.3e} against {reference:.3e} (‖R‖² now {:.3e})",
-            e.norm * e.norm,
-            cur.norm * cur.norm
-        );
-        e.norm * e.norm + law < reference
     }
 
     /// Evaluates `x1 + s dx` (into `x_trial`) with the multipliers blended

@@ -73,7 +73,7 @@ mod point;
 mod reach;
 pub use params::SaddleParams;
 use point::{evaluate, Iterate, PointJac};
-pub use reach::{slave_couplings, Reach};
+pub use reach::Reach;
 
 /// The saddle-point system of a step's layout: which points carry a
 /// multiplier block, the augmented pattern, and scratch.
@@ -97,14 +97,6 @@ pub struct Saddle {
     merits: Vec<f64>,
     /// The merits of the inner iterates after the first step (stall test).
     history: Vec<f64>,
-    /// `Σ ‖Φ‖²` at the iterate the last correction started from (the
-    /// outer search's merit, [`Saddle::law_merit`]).
-    start_merit: f64,
-    /// Zero corrections (`Φ` at an outer iterate itself).
-    zero: Vec<f64>,
-    /// `‖R‖² + Σ ‖Φ‖²` at the last corrections' iterates of the step (the
-    /// outer search's non-monotone reference).
-    outer: Vec<f64>,
     /// The second pass's shadow rule has been applied in this step
     /// ([`crate::contact::second_pass`]).
     shadowed: bool,
@@ -160,9 +152,6 @@ impl Saddle {
             prox: params.proximal,
             merits: Vec::new(),
             history: Vec::new(),
-            start_merit: 0.0,
-            zero: Vec::new(),
-            outer: Vec::new(),
             rho: vec![0.0; m],
             jac: vec![PointJac::default(); m],
             r: vec![[0.0; 3]; m],
@@ -173,25 +162,6 @@ impl Saddle {
             ky: Vec::new(),
             rhs: Vec::new(),
         }
-    }
-
-    /// The system with the nodes of `add` (per point: its slave, then the
-    /// nodes to add, [`ContactSet::uncovered`]) added to its points'
-    /// couplings, on the bodies' pattern `k_pattern`; the step's shadow rule
-    /// and the scaling carried over.
-    pub fn extended(&self, k_pattern: &BlockPattern, add: &Reach) -> Saddle {
-        let mut layout = self.layout();
-        for (p, k, nodes) in add {
-            layout[self.index[*p][*k]].2.extend_from_slice(&nodes[1..]);
-        }
-        let mut s = Saddle::new(k_pattern, layout, self.index.len(), self.params);
-        s.shadowed = self.shadowed;
-        // the outer search of the current correction goes on with its merit
-        s.rho.copy_from_slice(&self.rho);
-        s.prox = self.prox;
-        s.start_merit = self.start_merit;
-        s.outer.clone_from(&self.outer);
-        s
     }
 
     /// Whether this system serves a step whose points reach `reach` on the
@@ -232,7 +202,6 @@ impl Saddle {
     /// Starts a step: the shadow rule applies again at its first correction.
     pub fn begin_step(&mut self) {
         self.shadowed = false;
-        self.outer.clear();
     }
 
     /// Points with a multiplier block.
@@ -303,9 +272,8 @@ impl Saddle {
             .pairs
             .iter()
             .any(|p| p.has_multipliers() && p.spec.enforcement == Enforcement::Exact);
-        let one = self.params.one_step && (self.params.damped || !opts.active_set_changed);
         let full = match exact {
-            true => !one,
+            true => opts.active_set_changed || !self.params.one_step,
             false => opts.solve_fully,
         };
         let mut info = SubproblemInfo {
@@ -333,12 +301,6 @@ impl Saddle {
             );
             if info.iterations == 0 {
                 target = target.max(forcing * worst);
-                self.start_merit = merit;
-                let r2: f64 = sys.residual.iter().map(|v| v * v).sum();
-                if self.outer.len() == self.params.memory {
-                    self.outer.remove(0);
-                }
-                self.outer.push(r2 + merit);
             }
             let done = info.iterations > 0 && (!full || worst <= target);
             if done {
@@ -393,26 +355,6 @@ impl Saddle {
         }
         info.seconds = start.elapsed().as_secs_f64();
         Ok(info)
-    }
-
-    /// `Σ ‖Φ(r, u)‖²` of the points at the contact set's iterate (its
-    /// multipliers and velocities, with the scaling of the last
-    /// correction), and the reference a trial must improve on: the largest
-    /// `‖R‖² + Σ ‖Φ‖²` (both forces) at the iterates of the step's last
-    /// corrections (non-monotone, as the inner search), for the outer
-    /// search of one-step iterations ([`SaddleParams::damped`]).
-    pub fn law_merit<const D: usize>(&mut self, set: &ContactSet, dt: f64) -> (f64, f64) {
-        for (j, &(p, k)) in self.points.iter().enumerate() {
-            self.r_trial[j] = set.pairs[p].points[k].r;
-        }
-        self.zero.resize(self.n_nodes * D, 0.0);
-        let at = Iterate {
-            r: &self.r_trial,
-            y: &self.zero,
-        };
-        let (merit, _) = evaluate::<D>(set, &self.points, &self.rho, self.prox, at, dt, None);
-        let reference = self.outer.iter().fold(0.0f64, |m, &v| m.max(v));
-        (merit, reference)
     }
 
     /// The inner iteration cycles (`SaddleParams::stall_window`): the least

@@ -70,17 +70,6 @@ pub struct SaddleParams {
     /// 1.4e-3 inside ring 1 at t = 2.42
     /// (docs/decisions/saddle-point-contact.md).
     pub one_step: bool,
-    /// With `one_step`, the first contact too (every correction) takes one
-    /// semismooth step on `(x, r)`, and Newton's outer search damps it:
-    /// a length is taken when it decreases `‖R‖² + Σ ‖Φ‖²` (the bodies'
-    /// residual and the Alart–Curnier functions of the points at the
-    /// iterate, both forces), the full step where none does. Taken whole
-    /// at first contact, the one-step iteration of the 16² scaling model
-    /// diverged (the linearized merit rose from 2.2e4 to 1.3e9 at the
-    /// third correction, an element inverted): a correction that restores
-    /// the law throws the bodies' residual off, and a search that checks
-    /// only that the state is valid sees neither.
-    pub damped: bool,
     /// Armijo constant and halvings of the inner line search, which is
     /// non-monotone (Grippo, Lampariello & Lucidi 1986): a length is taken
     /// when it decreases the largest merit of the last `memory` iterates.
@@ -105,7 +94,6 @@ impl Default for SaddleParams {
             max_proximal: 1e2,
             one_step_proximal: 1e-6,
             one_step: false,
-            damped: false,
             armijo: 1e-4,
             halvings: 10,
             memory: 5,
