@@ -70,6 +70,24 @@ impl World {
         all
     }
 
+    /// Every rank's `local` (of `counts[r]` entries on rank `r`), rank
+    /// after rank, on every rank.
+    pub fn all_gather_var(&self, local: &[f64], counts: &[usize]) -> Vec<f64> {
+        let c: Vec<mpi::Count> = counts.iter().map(|&n| n as mpi::Count).collect();
+        let d: Vec<mpi::Count> = c
+            .iter()
+            .scan(0, |acc, &n| {
+                let start = *acc;
+                *acc += n;
+                Some(start)
+            })
+            .collect();
+        let mut all = vec![0.0; counts.iter().sum()];
+        let mut part = mpi::datatype::PartitionMut::new(&mut all[..], c, &d[..]);
+        self.comm.all_gather_varcount_into(local, &mut part);
+        all
+    }
+
     /// Every rank's `partial` (integers), rank after rank.
     pub fn gather_u64(&self, partial: &[u64]) -> Vec<u64> {
         let mut all = vec![0u64; partial.len() * self.size];

@@ -25,6 +25,8 @@
 //! the design, its limits and the measured figures.
 
 pub mod comm;
+pub mod contact;
+mod contact_step;
 pub mod drive;
 pub mod ledger;
 pub mod linear;
