@@ -141,7 +141,9 @@ pub fn mesh_fixed(model: &Model, gather: &MeshGather, dim: usize) -> Vec<bool> {
     let mut fixed = vec![false; n * dim];
     for a in 0..n {
         if gather.owner[a] == u32::MAX {
-            fixed[a * dim..a * dim + dim].iter_mut().for_each(|f| *f = true);
+            fixed[a * dim..a * dim + dim]
+                .iter_mut()
+                .for_each(|f| *f = true);
         }
     }
     for bc in &model.boundaries {

@@ -12,7 +12,9 @@ use crate::contact::enforce::{self, EnforceOptions};
 use crate::contact::update::{self, MassInverse, UpdateOutcome};
 use crate::contact::{ContactSet, EvalOptions};
 use crate::dynamics::defect;
-use crate::dynamics::{restored_contacts, RestoreError, State, StepError, StepReport, StepperSnapshot};
+use crate::dynamics::{
+    restored_contacts, RestoreError, State, StepError, StepReport, StepperSnapshot,
+};
 use crate::linalg::LinearSolveError;
 use crate::model::Model;
 
@@ -61,7 +63,9 @@ impl<const D: usize> Distributed<'_, D> {
         // the complete lumped masses of the surface nodes
         let mut local_mass = vec![0.0; self.n_local()];
         for (l, m) in self.local.mass.iter().enumerate() {
-            local_mass[l * D..l * D + D].iter_mut().for_each(|v| *v = *m);
+            local_mass[l * D..l * D + D]
+                .iter_mut()
+                .for_each(|v| *v = *m);
         }
         let mut mass = vec![0.0; n * D];
         gather.gather(self.world, &surface, &local_mass, &mut mass);
@@ -173,7 +177,8 @@ impl<const D: usize> Distributed<'_, D> {
         self.linear.set_matrix(&self.k).map_err(linear_error)?;
         self.linear.refactor();
         let g = self.gathered.as_mut().expect("a run with contact");
-        g.gather.gather(self.world, &g.all, &self.r, &mut g.residual);
+        g.gather
+            .gather(self.world, &g.all, &self.r, &mut g.residual);
         let owned = self.layout.owned;
         let mut solves = RankSolves {
             linear: &mut self.linear,

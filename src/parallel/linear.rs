@@ -214,7 +214,6 @@ impl<'p> Linear<'p> {
         Ok(())
     }
 
-
     /// A new step: its first solve builds the preconditioner from its own
     /// matrix; `x_owned` (the step's start positions) gives GAMG its
     /// rigid-body modes.

@@ -272,9 +272,8 @@ fn run_dim<const D: usize>(
                 out.display()
             )));
         }
-        st.restore_contact(&cp.stepper).map_err(|e| {
-            RunFailure::Input(format!("{}: checkpoint: {e}", out.display()))
-        })?;
+        st.restore_contact(&cp.stepper)
+            .map_err(|e| RunFailure::Input(format!("{}: checkpoint: {e}", out.display())))?;
         let state = local_state(&st, &cp.state);
         let mut control = cp.control;
         control.end = model.time.end;

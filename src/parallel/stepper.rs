@@ -35,17 +35,19 @@
 //! size.
 
 use super::comm::World;
+use super::contact_step::Gathered;
 use super::linear::{Linear, LinearError};
 use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
-use crate::driver::Steps;
-use super::contact_step::Gathered;
 use crate::contact::{ContactSet, EvalOptions};
-use crate::dynamics::newton::{self, policy::NewtonPolicy, Eval, NewtonScratch, StepProblem, Taken};
-use crate::dynamics::step::contact_statistics;
+use crate::driver::Steps;
 use crate::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
+use crate::dynamics::newton::{
+    self, policy::NewtonPolicy, Eval, NewtonScratch, StepProblem, Taken,
+};
 use crate::dynamics::prescribed::Jump;
+use crate::dynamics::step::contact_statistics;
 use crate::dynamics::step::end_velocities;
 use crate::dynamics::{State, StepError, StepReport};
 use crate::fe::kernel::{KernelError, StressEval};
@@ -268,10 +270,10 @@ impl<'p, const D: usize> Distributed<'p, D> {
         let (cm, eval) = self.coefficients(dt);
         let started = std::time::Instant::now();
         let nnz = self.nnz;
-        let assembled = self
-            .local
-            .sys
-            .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..nnz]));
+        let assembled =
+            self.local
+                .sys
+                .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..nnz]));
         self.timing.assembly += started.elapsed().as_secs_f64();
         self.collective_kernel(assembled)?;
         self.loads(x0, x1, dt)?;
@@ -311,9 +313,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             .max(f64::MIN_POSITIVE);
         // R · (x₁ − x₀) and the forces' works over the owned dofs, in rank order
         let m = self.layout.owned * D;
-        let on_dx = |v: &[f64]| -> f64 {
-            (0..m).map(|i| v[i] * (x1[i] - x0[i])).sum::<f64>()
-        };
+        let on_dx = |v: &[f64]| -> f64 { (0..m).map(|i| v[i] * (x1[i] - x0[i])).sum::<f64>() };
         let works = self.world.sum(&[
             on_dx(&self.r),
             on_dx(&self.mv),

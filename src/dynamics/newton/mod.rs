@@ -320,8 +320,8 @@ fn advance<P: StepProblem>(
     let xnorm = pb.max_abs(x1);
     let at_round_off = dnorm <= pb.policy().round_off * xnorm && law <= 1.0;
     let backtrack = !pb.contacts().has_multipliers() && !at_round_off;
-    let (e, s) = search::search(pb, &s0.x, x1, dt, (&p.cur, p.opts, backtrack)).map_err(
-        |e| match e {
+    let (e, s) =
+        search::search(pb, &s0.x, x1, dt, (&p.cur, p.opts, backtrack)).map_err(|e| match e {
             StepError::NoConvergence {
                 residual, contact, ..
             } => StepError::NoConvergence {
@@ -330,8 +330,7 @@ fn advance<P: StepProblem>(
                 contact,
             },
             e => e,
-        },
-    )?;
+        })?;
     p.cur = e;
     p.chord.reached(e.relative());
     p.cycling = p
