@@ -76,29 +76,42 @@ impl MeshGather {
     /// from its owner's `local` vector (its local numbering) and
     /// all-gathered; dofs of nodes no rank holds are left as they are.
     pub fn gather(&self, world: &World, dofs: &[usize], local: &[f64], out: &mut [f64]) {
+        let n = out.len();
+        self.gather_columns(world, dofs, (local, local.len()), (out, n), 1);
+    }
+
+    /// [`MeshGather::gather`] for `ncols` columns at once (one message
+    /// round): column `c` of `local` at `c · local_len`, of `out` at `c · n`.
+    pub fn gather_columns(
+        &self,
+        world: &World,
+        dofs: &[usize],
+        (local, local_len): (&[f64], usize),
+        (out, n): (&mut [f64], usize),
+        ncols: usize,
+    ) {
         let d = self.dim;
+        let held = |&&dof: &&usize| self.owner[dof / d] != u32::MAX;
         let owner = |dof: usize| self.owner[dof / d] as usize;
         let mut counts = vec![0usize; self.ranks];
-        let mut mine = Vec::new();
-        for &dof in dofs.iter().filter(|&&dof| self.owner[dof / d] != u32::MAX) {
-            counts[owner(dof)] += 1;
-            if owner(dof) == self.rank {
-                mine.push(local[self.local_of[dof / d] * d + dof % d]);
+        for &dof in dofs.iter().filter(held) {
+            counts[owner(dof)] += ncols;
+        }
+        let mut mine = Vec::with_capacity(counts[self.rank]);
+        for c in 0..ncols {
+            for &dof in dofs.iter().filter(held).filter(|&&dof| owner(dof) == self.rank) {
+                mine.push(local[c * local_len + self.local_of[dof / d] * d + dof % d]);
             }
         }
         let all = world.all_gather_var(&mine, &counts);
-        let mut start: Vec<usize> = counts
-            .iter()
-            .scan(0, |acc, &n| {
-                let s = *acc;
-                *acc += n;
-                Some(s)
-            })
-            .collect();
-        for &dof in dofs.iter().filter(|&&dof| self.owner[dof / d] != u32::MAX) {
-            let r = owner(dof);
-            out[dof] = all[start[r]];
-            start[r] += 1;
+        let mut k = 0;
+        for r in 0..self.ranks {
+            for c in 0..ncols {
+                for &dof in dofs.iter().filter(held).filter(|&&dof| owner(dof) == r) {
+                    out[c * n + dof] = all[k];
+                    k += 1;
+                }
+            }
         }
     }
 
@@ -276,33 +289,35 @@ pub struct RankSolves<'a, 'p> {
 }
 
 impl RankSolves<'_, '_> {
-    fn column(&mut self, col: &mut [f64], dofs: &[usize]) -> Result<(), LinearSolveError> {
+    /// Solves the `ncols` mesh-sized columns of `rhs` in place; the
+    /// solutions are gathered on `dofs`.
+    fn columns(&mut self, rhs: &mut [f64], ncols: usize, dofs: &[usize]) -> Result<(), LinearSolveError> {
         let d = self.dim;
-        let b: Vec<f64> = self
-            .owned
-            .iter()
-            .flat_map(|&a| (0..d).map(move |i| a * d + i))
-            .map(|dof| col[dof])
-            .collect();
-        let mut x = vec![0.0; b.len()];
+        let n = rhs.len() / ncols.max(1);
+        let m = self.owned.len() * d;
+        let mut b = vec![0.0; m * ncols];
+        for c in 0..ncols {
+            for (l, &a) in self.owned.iter().enumerate() {
+                for i in 0..d {
+                    b[c * m + l * d + i] = rhs[c * n + a * d + i];
+                }
+            }
+        }
+        let mut x = vec![0.0; m * ncols];
         self.iterations += self
             .linear
-            .solve_owned(&b, &mut x)
+            .solve_block(&mut b, &mut x, ncols)
             .map_err(|e: LinearError| LinearSolveError::Numeric(e.to_string()))?;
         // the owned entries in local numbering are the first ones
-        self.gather.gather(self.world, dofs, &x, col);
+        self.gather.gather_columns(self.world, dofs, (&x, m), (rhs, n), ncols);
         Ok(())
     }
 }
 
 impl NewtonSolves for RankSolves<'_, '_> {
     fn solve(&mut self, rhs: &mut [f64], ncols: usize) -> Result<(), LinearSolveError> {
-        let n = rhs.len() / ncols.max(1);
         let all = self.all;
-        for c in 0..ncols {
-            self.column(&mut rhs[c * n..(c + 1) * n], all)?;
-        }
-        Ok(())
+        self.columns(rhs, ncols, all)
     }
 
     fn solve_restricted(
@@ -311,10 +326,6 @@ impl NewtonSolves for RankSolves<'_, '_> {
         ncols: usize,
         dofs: &[usize],
     ) -> Result<(), LinearSolveError> {
-        let n = rhs.len() / ncols.max(1);
-        for c in 0..ncols {
-            self.column(&mut rhs[c * n..(c + 1) * n], dofs)?;
-        }
-        Ok(())
+        self.columns(rhs, ncols, dofs)
     }
 }
