@@ -99,7 +99,11 @@ impl MeshGather {
         }
         let mut mine = Vec::with_capacity(counts[self.rank]);
         for c in 0..ncols {
-            for &dof in dofs.iter().filter(held).filter(|&&dof| owner(dof) == self.rank) {
+            for &dof in dofs
+                .iter()
+                .filter(held)
+                .filter(|&&dof| owner(dof) == self.rank)
+            {
                 mine.push(local[c * local_len + self.local_of[dof / d] * d + dof % d]);
             }
         }
@@ -291,7 +295,12 @@ pub struct RankSolves<'a, 'p> {
 impl RankSolves<'_, '_> {
     /// Solves the `ncols` mesh-sized columns of `rhs` in place; the
     /// solutions are gathered on `dofs`.
-    fn columns(&mut self, rhs: &mut [f64], ncols: usize, dofs: &[usize]) -> Result<(), LinearSolveError> {
+    fn columns(
+        &mut self,
+        rhs: &mut [f64],
+        ncols: usize,
+        dofs: &[usize],
+    ) -> Result<(), LinearSolveError> {
         let d = self.dim;
         let n = rhs.len() / ncols.max(1);
         let m = self.owned.len() * d;
@@ -309,7 +318,8 @@ impl RankSolves<'_, '_> {
             .solve_block(&mut b, &mut x, ncols)
             .map_err(|e: LinearError| LinearSolveError::Numeric(e.to_string()))?;
         // the owned entries in local numbering are the first ones
-        self.gather.gather_columns(self.world, dofs, (&x, m), (rhs, n), ncols);
+        self.gather
+            .gather_columns(self.world, dofs, (&x, m), (rhs, n), ncols);
         Ok(())
     }
 }

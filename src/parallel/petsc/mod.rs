@@ -389,8 +389,16 @@ pub struct Dense<'a> {
 }
 
 impl<'a> Dense<'a> {
-    pub fn new(owned_rows: usize, ncols: usize, data: &'a mut [f64]) -> Result<Dense<'a>, PetscError> {
-        assert_eq!(data.len(), owned_rows * ncols, "a dense block's local array");
+    pub fn new(
+        owned_rows: usize,
+        ncols: usize,
+        data: &'a mut [f64],
+    ) -> Result<Dense<'a>, PetscError> {
+        assert_eq!(
+            data.len(),
+            owned_rows * ncols,
+            "a dense block's local array"
+        );
         let mut m: sys::Mat = std::ptr::null_mut();
         // SAFETY: PETSc uses `data` (owned_rows × ncols, column-major, kept
         // borrowed for the matrix's life) as the local rows' storage.
