@@ -43,6 +43,32 @@ pub struct Defect {
     pub node: Option<usize>,
 }
 
+/// `Err(UpdateDefect)` where the update `u`'s defect is above round-off
+/// (module docs), with the kinetic energies `k0`, `k1` at `t_n` and
+/// `t_{n+1}` (the updated velocities), and the strain energies at both
+/// ends from `strains` where the rest is too small.
+pub(crate) fn judge(
+    u: &UpdateOutcome,
+    (k0, k1): (f64, f64),
+    strains: impl FnOnce() -> Result<(f64, f64), StepError>,
+) -> Result<(), StepError> {
+    let d = u.defect.abs();
+    if d == 0.0 || d <= DEFECT_TOL * (k0.max(k1) + u.work) {
+        return Ok(());
+    }
+    let (s0, s1) = strains()?;
+    let scale = (k0 + s0).max(k1 + s1) + u.work;
+    if d <= DEFECT_TOL * scale {
+        return Ok(());
+    }
+    Err(StepError::UpdateDefect(Defect {
+        defect: u.defect,
+        scale,
+        unsolved: u.unsolved,
+        node: u.node,
+    }))
+}
+
 impl<const D: usize> Stepper<D> {
     /// `Err(UpdateDefect)` where the update's defect is above round-off
     /// (module docs); `v1` are the updated velocities.
@@ -53,27 +79,15 @@ impl<const D: usize> Stepper<D> {
         v1: &[f64],
         u: &UpdateOutcome,
     ) -> Result<(), StepError> {
-        let d = u.defect.abs();
-        if d == 0.0 {
+        if u.defect == 0.0 {
             return Ok(());
         }
         let k0 = self.kinetic(&s0.v);
         let k1 = self.kinetic(v1);
-        if d <= DEFECT_TOL * (k0.max(k1) + u.work) {
-            return Ok(());
-        }
-        // the strain energies only where the rest is too small
-        let scale =
-            (k0 + self.sys.strain_energy(&s0.x)?).max(k1 + self.sys.strain_energy(x1)?) + u.work;
-        if d <= DEFECT_TOL * scale {
-            return Ok(());
-        }
-        Err(StepError::UpdateDefect(Defect {
-            defect: u.defect,
-            scale,
-            unsolved: u.unsolved,
-            node: u.node,
-        }))
+        let sys = &self.sys;
+        judge(u, (k0, k1), || {
+            Ok((sys.strain_energy(&s0.x)?, sys.strain_energy(x1)?))
+        })
     }
 
     /// `½ v·M v` (the scratch `mv` holds `M v` afterwards).

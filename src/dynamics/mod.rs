@@ -20,7 +20,7 @@ pub mod system;
 pub use info::{linear_plan, model_info, ModelInfo};
 pub use measures::{measure, Measures};
 pub use step::{
-    PairSnapshot, PointSnapshot, RestoreError, State, StepError, StepReport, Stepper,
-    StepperSnapshot, SNAPSHOT_VERSION,
+    pair_snapshots, restored_contacts, PairSnapshot, PointSnapshot, RestoreError, State, StepError,
+    StepReport, Stepper, StepperSnapshot, SNAPSHOT_VERSION,
 };
 pub use system::System;

@@ -22,6 +22,7 @@
 //! [`super::newton`].
 
 use super::newton::policy::NewtonPolicy;
+use super::newton::NewtonScratch;
 use super::system::System;
 use crate::contact::enforce::saddle::Saddle;
 use crate::contact::enforce::{EnforceError, Method};
@@ -35,7 +36,10 @@ use crate::model::{Integrator, SolverParams};
 /// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
 /// that restoring the stiffness pattern can rebuild the factorization.
 mod snapshot;
-pub use snapshot::{PairSnapshot, PointSnapshot, RestoreError, StepperSnapshot, SNAPSHOT_VERSION};
+pub use snapshot::{
+    pair_snapshots, restored_contacts, PairSnapshot, PointSnapshot, RestoreError, StepperSnapshot,
+    SNAPSHOT_VERSION,
+};
 
 /// Positions, velocities and (Newmark) accelerations at time `t`; nodal vectors
 /// of length `n_nodes·D`.
@@ -170,6 +174,34 @@ pub fn end_velocities(
     }
 }
 
+/// The contact figures of a converged step into `report`: active,
+/// sticking and slipping points, the largest penetration, and the
+/// frictional work dissipated, `Δt Σ w j D`.
+pub(crate) fn contact_statistics(contacts: &ContactSet, dt: f64, report: &mut StepReport) {
+    for pt in contacts.points() {
+        let ev = pt.eval;
+        // the depth of either surface in the other: a measuring pass's
+        // points carry no force, their depth counts wherever they are
+        // over the slave surface
+        if ev.active() || (!pt.enforced && !ev.beside && ev.g1 < 0.0) {
+            report.max_penetration = report.max_penetration.max(-ev.g1);
+            report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pt.h);
+        }
+        if !ev.active() {
+            continue;
+        }
+        report.active += 1;
+        if pt.friction > 0.0 {
+            if ev.slip() {
+                report.slip += 1;
+            } else {
+                report.stick += 1;
+            }
+        }
+        report.dissipation += dt * ev.weight * ev.dissipation_rate();
+    }
+}
+
 /// Newton solver state for one system; scratch is allocated once.
 pub struct Stepper<const D: usize> {
     pub sys: System<D>,
@@ -195,13 +227,10 @@ pub struct Stepper<const D: usize> {
     /// Scratch force of [`Stepper::tangent_at`].
     pub(super) f_scratch: Vec<f64>,
     pub(super) r: Vec<f64>,
-    pub(super) dx: Vec<f64>,
-    pub(super) x_trial: Vec<f64>,
+    /// Newton's correction, trial iterate and multipliers ([`super::newton`]).
+    pub(super) scratch: NewtonScratch,
     /// Scratch of `W`'s right-hand sides (`enforce::solve_step`).
     pub(super) w_rhs: Vec<f64>,
-    /// The multipliers before and after a correction (line search).
-    pub(super) r_old: Vec<[f64; 3]>,
-    pub(super) r_new: Vec<[f64; 3]>,
     pub(super) x_hat: Vec<f64>,
     pub(super) mv: Vec<f64>,
     pub(super) mx: Vec<f64>,
@@ -267,11 +296,8 @@ impl<const D: usize> Stepper<D> {
             f: vec![0.0; n],
             f_scratch: vec![0.0; n],
             r: vec![0.0; n],
-            dx: vec![0.0; n],
-            x_trial: vec![0.0; n],
+            scratch: NewtonScratch::new(n),
             w_rhs: Vec::new(),
-            r_old: Vec::new(),
-            r_new: Vec::new(),
             x_hat: vec![0.0; n],
             mv: vec![0.0; n],
             mx: vec![0.0; n],
@@ -360,7 +386,7 @@ impl<const D: usize> Stepper<D> {
         let mut v1 = vec![0.0; x1.len()];
         let a1 = self.velocities(s0, &x1, dt, &mut v1);
         report.jump = self.drive_velocities(s0, &x1, dt, &mut v1);
-        self.contact_statistics(dt, &mut report);
+        contact_statistics(&self.contacts, dt, &mut report);
         if self.integrator == Integrator::EnergyMomentum {
             let u = self.velocity_update(&x1, dt, &mut v1)?;
             self.check_defect(s0, &x1, &v1, &u)?;
@@ -485,31 +511,6 @@ impl<const D: usize> Stepper<D> {
         self.sys.zero_fixed(v1);
         self.sys.zero_fixed(&mut a1);
         a1
-    }
-
-    fn contact_statistics(&self, dt: f64, report: &mut StepReport) {
-        for pt in self.contacts.points() {
-            let ev = pt.eval;
-            // the depth of either surface in the other: a measuring pass's
-            // points carry no force, their depth counts wherever they are
-            // over the slave surface
-            if ev.active() || (!pt.enforced && !ev.beside && ev.g1 < 0.0) {
-                report.max_penetration = report.max_penetration.max(-ev.g1);
-                report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pt.h);
-            }
-            if !ev.active() {
-                continue;
-            }
-            report.active += 1;
-            if pt.friction > 0.0 {
-                if ev.slip() {
-                    report.slip += 1;
-                } else {
-                    report.stick += 1;
-                }
-            }
-            report.dissipation += dt * ev.weight * ev.dissipation_rate();
-        }
     }
 
     /// The velocity update of Love & Laursen 2003 (DESIGN §6) for the pairs

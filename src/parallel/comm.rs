@@ -11,6 +11,21 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+/// MPI's counts and displacements of a variable gather of `counts[r]`
+/// entries from rank `r`, rank after rank.
+fn counts_and_displacements(counts: &[usize]) -> (Vec<mpi::Count>, Vec<mpi::Count>) {
+    let c: Vec<mpi::Count> = counts.iter().map(|&n| n as mpi::Count).collect();
+    let d = c
+        .iter()
+        .scan(0, |acc, &n| {
+            let start = *acc;
+            *acc += n;
+            Some(start)
+        })
+        .collect();
+    (c, d)
+}
+
 /// This process's place in the world.
 pub struct World {
     comm: SimpleCommunicator,
@@ -70,6 +85,16 @@ impl World {
         all
     }
 
+    /// Every rank's `local` (of `counts[r]` entries on rank `r`), rank
+    /// after rank, on every rank.
+    pub fn all_gather_var(&self, local: &[f64], counts: &[usize]) -> Vec<f64> {
+        let (c, d) = counts_and_displacements(counts);
+        let mut all = vec![0.0; counts.iter().sum()];
+        let mut part = mpi::datatype::PartitionMut::new(&mut all[..], c, &d[..]);
+        self.comm.all_gather_varcount_into(local, &mut part);
+        all
+    }
+
     /// Every rank's `partial` (integers), rank after rank.
     pub fn gather_u64(&self, partial: &[u64]) -> Vec<u64> {
         let mut all = vec![0u64; partial.len() * self.size];
@@ -123,15 +148,7 @@ impl World {
             root.gather_varcount_into(local);
             return None;
         }
-        let c: Vec<mpi::Count> = counts.iter().map(|&n| n as mpi::Count).collect();
-        let d: Vec<mpi::Count> = c
-            .iter()
-            .scan(0, |acc, &n| {
-                let start = *acc;
-                *acc += n;
-                Some(start)
-            })
-            .collect();
+        let (c, d) = counts_and_displacements(counts);
         let mut all = vec![0.0; counts.iter().sum()];
         let mut part = mpi::datatype::PartitionMut::new(&mut all[..], c, &d[..]);
         root.gather_varcount_into_root(local, &mut part);

@@ -33,7 +33,7 @@
 
 use super::local::LocalSystem;
 use super::partition::Layout;
-use super::petsc::{GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
+use super::petsc::{Dense, GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
 use crate::input::budget;
 use crate::linalg::LinearMethod;
 use crate::model::Model;
@@ -96,6 +96,12 @@ pub struct Linear<'p> {
     multigrid: bool,
     /// The step's first solve is still to come.
     fresh: bool,
+    /// The element share's COO triplets, kept where contact may add its
+    /// own after them ([`Linear::set_extra`]); empty otherwise.
+    base_rows: Vec<i32>,
+    base_cols: Vec<i32>,
+    owned_rows: usize,
+    bs: usize,
     pub stats: LinearStats,
 }
 
@@ -158,6 +164,11 @@ impl<'p> Linear<'p> {
         }
         probe(petsc, D, &method).map_err(LinearSetupError::Options)?;
         let ghosts: Vec<i32> = layout.petsc[layout.owned..].to_vec();
+        let keep = !model.contacts.is_empty();
+        let (base_rows, base_cols) = match keep {
+            true => (local.coo_rows.clone(), local.coo_cols.clone()),
+            false => (Vec::new(), Vec::new()),
+        };
         let a = Matrix::new(
             petsc,
             D,
@@ -182,8 +193,25 @@ impl<'p> Linear<'p> {
             factorization: pc == "lu" || pc == "cholesky",
             multigrid: pc == "gamg",
             fresh: true,
+            base_rows,
+            base_cols,
+            owned_rows: layout.owned * D,
+            bs: D,
             stats: LinearStats::default(),
         })
+    }
+
+    /// The matrix on the element share's triplets followed by `rows`,
+    /// `cols` (the contact blocks of this rank's rows): a new PETSc matrix
+    /// and solver, the preconditioner built again at the next solve (the
+    /// serial build redoes its symbolic analysis when the pattern grows).
+    pub fn set_extra(&mut self, rows: &[i32], cols: &[i32]) -> Result<(), PetscError> {
+        let mut r = [&self.base_rows[..], rows].concat();
+        let mut c = [&self.base_cols[..], cols].concat();
+        self.a = Matrix::new(self.petsc, self.bs, self.owned_rows, &mut r, &mut c)?;
+        self.ksp = Krylov::new(self.petsc, &self.a, RTOL, &self.method)?;
+        self.fresh = true;
+        Ok(())
     }
 
     /// A new step: its first solve builds the preconditioner from its own
@@ -210,10 +238,87 @@ impl<'p> Linear<'p> {
         r_owned: &[f64],
         dx_owned: &mut [f64],
     ) -> Result<usize, LinearError> {
+        self.set_matrix(k)?;
+        let rhs: Vec<f64> = r_owned.iter().map(|v| -v).collect();
+        self.solve_owned(&rhs, dx_owned)
+    }
+
+    /// The Newton matrix's values: this rank's share `k` on its COO
+    /// triplets (the element share's, then any contact blocks').
+    pub fn set_matrix(&mut self, k: &[f64]) -> Result<(), LinearError> {
         let started = std::time::Instant::now();
         self.a.set_values(k)?;
-        let rhs: Vec<f64> = r_owned.iter().map(|v| -v).collect();
-        self.b.set_owned(&rhs)?;
+        self.stats.seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The next solve factors the matrix last set (a direct method; an
+    /// iterative one keeps its preconditioner): the condensed contact path
+    /// solves one column per contact unknown with each Newton matrix, where
+    /// GMRES on the step's first factors took about 8 iterations a column.
+    pub fn refactor(&mut self) {
+        if self.factorization {
+            self.fresh = true;
+        }
+    }
+
+    /// Solves `K X = B` for `ncols` columns (this rank's rows of each,
+    /// column-major, in `b` and `x`) with the matrix last set. A direct
+    /// method solves them at once on the factors of this matrix (one
+    /// multiple-right-hand-side solve: the condensed contact path's `W`
+    /// columns cost one solve each otherwise, a round of messages apiece);
+    /// a column whose residual misses `RTOL` is solved again by the KSP.
+    /// Returns the Krylov iterations.
+    pub fn solve_block(
+        &mut self,
+        b: &mut [f64],
+        x: &mut [f64],
+        ncols: usize,
+    ) -> Result<usize, LinearError> {
+        let m = self.owned_rows;
+        let single = |lin: &mut Self, b: &[f64], x: &mut [f64]| -> Result<usize, LinearError> {
+            let mut its = 0;
+            for c in 0..ncols {
+                its += lin.solve_owned(&b[c * m..(c + 1) * m], &mut x[c * m..(c + 1) * m])?;
+            }
+            Ok(its)
+        };
+        if !self.factorization || ncols < 2 {
+            return single(self, b, x);
+        }
+        let started = std::time::Instant::now();
+        if self.fresh {
+            self.ksp.reuse_preconditioner(false)?;
+            self.ksp.set_up()?;
+            self.stats.factorizations += 1;
+            self.fresh = false;
+        }
+        let norms = {
+            let bd = Dense::new(m, ncols, b)?;
+            let xd = Dense::new(m, ncols, x)?;
+            self.ksp.apply_block(&bd, &xd)?;
+            let r = self.a.residual(&xd, &bd)?;
+            let rn = r.column_norms(ncols)?;
+            let bn = bd.column_norms(ncols)?;
+            rn.into_iter().zip(bn).collect::<Vec<_>>()
+        };
+        self.stats.solves += ncols;
+        self.stats.seconds += started.elapsed().as_secs_f64();
+        let mut its = 0;
+        for (c, &(r, bn)) in norms.iter().enumerate() {
+            if r > RTOL * bn {
+                // the same decision on every rank: the norms are global
+                its += self.solve_owned(&b[c * m..(c + 1) * m], &mut x[c * m..(c + 1) * m])?;
+            }
+        }
+        Ok(its)
+    }
+
+    /// Solves `K x = b` with the matrix last set, for this rank's owned
+    /// entries; the step's first solve builds the preconditioner.
+    pub fn solve_owned(&mut self, b: &[f64], x_owned: &mut [f64]) -> Result<usize, LinearError> {
+        let started = std::time::Instant::now();
+        self.b.set_owned(b)?;
         let fresh = self.fresh;
         self.ksp.reuse_preconditioner(!fresh)?;
         let mut info = self.ksp.solve(&self.b, &self.x)?;
@@ -235,7 +340,7 @@ impl<'p> Linear<'p> {
                 iterations: info.iterations,
             });
         }
-        self.x.get_owned(dx_owned)?;
+        self.x.get_owned(x_owned)?;
         Ok(info.iterations)
     }
 }

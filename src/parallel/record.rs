@@ -256,6 +256,7 @@ impl Recorder {
         control: &StepControl,
     ) -> Result<(), OutputError> {
         let state = gather_state(model, st, s);
+        let (couplings, pairs) = st.contact_snapshot();
         // the CSV lengths live on rank 0, the others' are zero
         let Some(state) = state else {
             return Ok(());
@@ -267,8 +268,8 @@ impl Recorder {
             stepper: StepperSnapshot {
                 version: SNAPSHOT_VERSION,
                 n_dofs: model.mesh.nodes.len() * D,
-                couplings: Vec::new(),
-                pairs: Vec::new(),
+                couplings,
+                pairs,
                 saddle: None,
             },
             control: control.clone(),

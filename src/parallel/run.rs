@@ -68,11 +68,9 @@ impl From<StepOrOutput> for RunFailure {
 /// decides alike: each holds the whole model).
 fn unsupported(model: &Model, ranks: usize) -> Option<String> {
     if !model.contacts.is_empty() && ranks > 1 {
-        return Some(format!(
-            "{}: contact across ranks is not available yet in the parallel build (the model has {} contact pair(s)); run it on one process (mpirun -n 1, or the serial build)",
-            model.source.display(),
-            model.contacts.len()
-        ));
+        if let Some(m) = contact_unsupported(model) {
+            return Some(format!("{}: {m}", model.source.display()));
+        }
     }
     let consistent = model.bodies.iter().any(|b| b.mass == MassKind::Consistent);
     if consistent && matches!(model.time.integrator, Integrator::Newmark { .. }) {
@@ -84,6 +82,41 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
     None
 }
 
+/// What contact across ranks cannot do yet: the saddle-point path (the
+/// condensed one is built, docs/parallel.md) and a consistent mass (the
+/// velocity update's solves with `M`). `auto` would take the saddle-point
+/// path once the points that may touch reach the policy's crossover, which
+/// a model whose pairs have that many slave points may do.
+fn contact_unsupported(model: &Model) -> Option<String> {
+    use crate::model::ContactSystem;
+    let crossover = crate::dynamics::policy::NewtonPolicy::default().saddle_min_points;
+    let points: usize = crate::contact::ContactSet::new(model, model.dim)
+        .map(|set| {
+            set.pairs()
+                .iter()
+                .filter(|p| p.has_multipliers())
+                .map(|p| p.surface().slaves.len())
+                .sum()
+        })
+        .unwrap_or(0);
+    let saddle = match model.solver.contact_system {
+        ContactSystem::Saddle => true,
+        ContactSystem::Auto => points >= crossover,
+        ContactSystem::Condensed => false,
+    };
+    if saddle {
+        return Some(format!(
+            "[solver] contact_system: the saddle-point contact system is not available on several processes yet (the model has {points} contact points with multipliers; `auto` takes that path from {crossover}); set [solver] contact_system = \"condensed\" to run it on several processes (one solve per contact unknown per Newton iteration), or run it on one process"
+        ));
+    }
+    if model.bodies.iter().any(|b| b.mass == MassKind::Consistent) {
+        return Some(
+            "contact with a consistent mass is not available on several processes yet (the velocity update solves with M); use mass = \"lumped\", or run it on one process".to_string(),
+        );
+    }
+    None
+}
+
 /// Runs `model` on the ranks of `mpirun` (one rank: the same code; a model
 /// with contact on one rank: the serial driver).
 pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
@@ -91,7 +124,7 @@ pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
     if let Some(m) = unsupported(model, world.size) {
         return Err(RunFailure::Input(m));
     }
-    if !model.contacts.is_empty() {
+    if !model.contacts.is_empty() && world.size == 1 {
         return Ok(crate::driver::run(model, opts)?);
     }
     let petsc = Petsc::initialize()?;
@@ -239,6 +272,8 @@ fn run_dim<const D: usize>(
                 out.display()
             )));
         }
+        st.restore_contact(&cp.stepper)
+            .map_err(|e| RunFailure::Input(format!("{}: checkpoint: {e}", out.display())))?;
         let state = local_state(&st, &cp.state);
         let mut control = cp.control;
         control.end = model.time.end;

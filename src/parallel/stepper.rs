@@ -1,6 +1,8 @@
-//! One time step on several processes, for models without contact: the
-//! serial build's step (`dynamics::step`, `dynamics::newton`) with its
-//! vectors split over the ranks.
+//! One time step on several processes: the serial build's step
+//! (`dynamics::step`) with its vectors split over the ranks, solved by the
+//! serial Newton loop (`dynamics::newton`, generic over the step it
+//! iterates on), with contact through the replicated contact set of
+//! [`super::contact`].
 //!
 //! The residual and its Newton matrix are those of the serial build
 //! (Love & Laursen 2003, eq. 54; Simo & Tarnow 1992 for the
@@ -25,50 +27,32 @@
 //! stiffness added in every evaluation and completed like the element
 //! forces, the prescribed velocities' jump summed over the owned nodes.
 //!
-//! The Newton loop is the serial one without contact: stop at
-//! `‖R‖ ≤ max(tol · scale, floor)`, backtrack a correction that does not
-//! reduce `‖R‖` (up to eight halvings), stop at a correction below the
-//! positions' round-off. Extra unknowns per contact point (phase 2,
-//! docs/parallel.md) extend the owned rows of the rank owning the slave
-//! node; nothing here assumes the rows are nodal beyond the block size.
+//! The Newton loop is the serial one ([`newton::solve`]): this stepper
+//! gives it the residual, the correction and the norms, each the whole
+//! problem's. Extra unknowns per contact point (the saddle-point design,
+//! docs/parallel.md) would extend the owned rows of the rank owning the
+//! slave node; nothing here assumes the rows are nodal beyond the block
+//! size.
 
 use super::comm::World;
+use super::contact_step::Gathered;
 use super::linear::{Linear, LinearError};
 use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
+use crate::contact::{ContactSet, EvalOptions};
 use crate::driver::Steps;
 use crate::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
+use crate::dynamics::newton::{
+    self, policy::NewtonPolicy, Eval, NewtonScratch, StepProblem, Taken,
+};
 use crate::dynamics::prescribed::Jump;
+use crate::dynamics::step::contact_statistics;
 use crate::dynamics::step::end_velocities;
 use crate::dynamics::{State, StepError, StepReport};
 use crate::fe::kernel::{KernelError, StressEval};
 use crate::linalg::LinearSolveError;
 use crate::model::{Integrator, Model, SolverParams};
-
-/// As in the serial Newton (`dynamics::newton`): corrections below this
-/// fraction of the positions are round-off; the residual's floor is this
-/// fraction of the inertia term; a correction is halved at most this often.
-const ROUND_OFF: f64 = 1e-14;
-const ROUND_OFF_FLOOR: f64 = 1e-13;
-const MAX_HALVINGS: usize = 8;
-
-/// Residual size at one iterate (global, the same on every rank).
-#[derive(Debug, Clone, Copy)]
-struct Eval {
-    norm: f64,
-    scale: f64,
-    floor: f64,
-}
-
-impl Eval {
-    fn relative(&self) -> f64 {
-        self.norm / self.scale
-    }
-    fn converged(&self, tol: f64) -> bool {
-        self.norm <= (tol * self.scale).max(self.floor)
-    }
-}
 
 /// Where a distributed stepper's time went.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -100,16 +84,24 @@ pub struct Distributed<'p, const D: usize> {
     /// Whether any rank has prescribed motion (a rank's share may be empty).
     prescribed: bool,
     t0: f64,
-    /// Local vectors: force, inertia, `M x₁`, residual, correction, trial.
-    f: Vec<f64>,
+    /// Local vectors: force, inertia, `M x₁`, residual.
+    pub(super) f: Vec<f64>,
     mv: Vec<f64>,
     mx: Vec<f64>,
-    r: Vec<f64>,
-    dx: Vec<f64>,
-    x_trial: Vec<f64>,
+    pub(super) r: Vec<f64>,
     x_hat: Vec<f64>,
-    /// This rank's share of the Newton matrix (its local pattern's values).
-    k: Vec<f64>,
+    /// Newton's correction, trial iterate and multipliers.
+    pub(super) scratch: NewtonScratch,
+    /// This rank's share of the Newton matrix: its local pattern's values
+    /// (the first `nnz`), then its contact blocks' ([`super::contact`]).
+    pub(super) k: Vec<f64>,
+    pub(super) nnz: usize,
+    /// The Newton policy (the serial defaults).
+    pub policy: NewtonPolicy,
+    /// Every contact pair, on every rank alike, and the gathered vectors
+    /// and contact blocks (with contact only).
+    pub contacts: ContactSet,
+    pub(super) gathered: Option<Gathered>,
     /// Support reactions of the last evaluation, on the local nodes.
     pub reaction: Vec<f64>,
     ghosts: GhostVec<'p>,
@@ -144,7 +136,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         local.sys.zero_fixed(&mut f_ext);
         let nnz = local.sys.pattern.nnz();
         let drive = super::drive::share(world, model, &layout, &local, gravity_force.clone())?;
-        Ok(Distributed {
+        let mut st = Distributed {
             world,
             layout,
             local,
@@ -162,14 +154,19 @@ impl<'p, const D: usize> Distributed<'p, D> {
             mv: vec![0.0; n],
             mx: vec![0.0; n],
             r: vec![0.0; n],
-            dx: vec![0.0; n],
-            x_trial: vec![0.0; n],
             x_hat: vec![0.0; n],
+            scratch: NewtonScratch::new(n),
             k: vec![0.0; nnz],
+            nnz,
+            policy: NewtonPolicy::default(),
+            contacts: ContactSet::default(),
+            gathered: None,
             reaction: vec![0.0; n],
             ghosts,
             timing: Timing::default(),
-        })
+        };
+        st.set_up_contact(model)?;
+        Ok(st)
     }
 
     pub fn gravity(&self) -> [f64; 3] {
@@ -194,7 +191,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
     }
 
     /// `‖v‖` over the owned entries of every rank.
-    fn norm(&self, v: &[f64]) -> f64 {
+    pub(super) fn norm(&self, v: &[f64]) -> f64 {
         let r = owned::<D>(&self.layout, v);
         self.world
             .sum1(v[r].iter().map(|a| a * a).sum::<f64>())
@@ -202,7 +199,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
     }
 
     /// `max |v|` over the owned entries of every rank.
-    fn max_abs(&self, v: &[f64]) -> f64 {
+    pub(super) fn max_abs(&self, v: &[f64]) -> f64 {
         let r = owned::<D>(&self.layout, v);
         self.world
             .max(&[v[r].iter().fold(0.0f64, |m, a| m.max(a.abs()))])[0]
@@ -216,7 +213,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             Which::F => &mut self.f,
             Which::Mv => &mut self.mv,
             Which::Mx => &mut self.mx,
-            Which::Dx => &mut self.dx,
+            Which::Dx => &mut self.scratch.dx,
         };
         if which != Which::Dx {
             self.ghosts.reverse_add(v)?;
@@ -260,15 +257,23 @@ impl<'p, const D: usize> Distributed<'p, D> {
         }))
     }
 
-    /// Residual at `x1` into `r` (owned entries), this rank's matrix share
-    /// into `k`, the reactions of the supports.
-    fn evaluate(&mut self, x0: &[f64], x1: &[f64], dt: f64) -> Result<Eval, StepError> {
+    /// Residual at `x1` into `r`, this rank's matrix share into `k` (the
+    /// contact blocks' included), the reactions of the supports; the
+    /// contact points evaluated at `x1` (`super::contact_step`).
+    fn evaluate(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+    ) -> Result<Eval, StepError> {
         let (cm, eval) = self.coefficients(dt);
         let started = std::time::Instant::now();
-        let assembled = self
-            .local
-            .sys
-            .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..]));
+        let nnz = self.nnz;
+        let assembled =
+            self.local
+                .sys
+                .assemble(x0, x1, eval, &mut self.f, Some(&mut self.k[..nnz]));
         self.timing.assembly += started.elapsed().as_secs_f64();
         self.collective_kernel(assembled)?;
         self.loads(x0, x1, dt)?;
@@ -283,6 +288,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         self.complete(Which::F).map_err(petsc)?;
         self.complete(Which::Mv).map_err(petsc)?;
         self.complete(Which::Mx).map_err(petsc)?;
+        self.contact_force(x1, dt, options)?;
         let sys = &self.local.sys;
         for i in 0..n {
             self.r[i] = self.mv[i] + self.f[i] - self.f_ext[i];
@@ -295,7 +301,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         sys.zero_fixed(&mut self.r);
         sys.zero_fixed(&mut self.mv);
         sys.zero_fixed(&mut self.mx);
-        let floor = ROUND_OFF_FLOOR * cm * self.norm(&self.mx);
+        let floor = self.policy.round_off_floor * cm * self.norm(&self.mx);
         let norm = self.norm(&self.r);
         if !norm.is_finite() {
             return Err(StepError::NonFinite);
@@ -305,9 +311,25 @@ impl<'p, const D: usize> Distributed<'p, D> {
             .max(self.norm(&self.f))
             .max(self.norm(&self.f_ext))
             .max(f64::MIN_POSITIVE);
-        sys.add_mass(cm, &mut self.k);
-        self.local.apply_fixed(&mut self.k);
-        Ok(Eval { norm, scale, floor })
+        // R · (x₁ − x₀) and the forces' works over the owned dofs, in rank order
+        let m = self.layout.owned * D;
+        let on_dx = |v: &[f64]| -> f64 { (0..m).map(|i| v[i] * (x1[i] - x0[i])).sum::<f64>() };
+        let works = self.world.sum(&[
+            on_dx(&self.r),
+            on_dx(&self.mv),
+            on_dx(&self.f),
+            on_dx(&self.f_ext),
+        ]);
+        let sys = &self.local.sys;
+        sys.add_mass(cm, &mut self.k[..nnz]);
+        self.local.apply_fixed(&mut self.k[..nnz]);
+        Ok(Eval {
+            norm,
+            scale,
+            floor,
+            work: works[0],
+            force_work: works[1].abs().max(works[2].abs()).max(works[3].abs()),
+        })
     }
 
     /// `f_ext` = gravity + loads at the iterate `x1` (zero at the
@@ -327,7 +349,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
         };
         let mut load = std::mem::take(&mut self.load);
         load.iter_mut().for_each(|v| *v = 0.0);
-        let k = (&self.local.sys.pattern, &mut self.k[..]);
+        let k = (&self.local.sys.pattern, &mut self.k[..self.nnz]);
         self.drive.add_loads_at::<D>(span, &mut load, Some(k));
         let completed = self.complete_vector(&mut load);
         self.load = load;
@@ -339,93 +361,19 @@ impl<'p, const D: usize> Distributed<'p, D> {
         Ok(())
     }
 
-    /// The Newton correction into `dx` (all local entries).
-    fn correction(&mut self) -> Result<usize, StepError> {
+    /// The Newton correction `−K⁻¹R` into `dx` (all local entries);
+    /// returns the Krylov iterations.
+    pub(super) fn correction(&mut self) -> Result<usize, StepError> {
         let m = self.layout.owned * D;
         let mut dx = vec![0.0; m];
         let its = self
             .linear
             .solve(&self.k, &self.r[..m], &mut dx)
-            .map_err(|e| match e {
-                LinearError::NoConvergence { .. } | LinearError::Petsc(_) => {
-                    StepError::Linear(LinearSolveError::Numeric(e.to_string()))
-                }
-            })?;
-        self.dx[..m].copy_from_slice(&dx);
+            .map_err(linear_error)?;
+        self.scratch.dx[..m].copy_from_slice(&dx);
         self.complete(Which::Dx)
             .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
         Ok(its)
-    }
-
-    fn newton(
-        &mut self,
-        s0: &State,
-        x1: &mut Vec<f64>,
-        dt: f64,
-        report: &mut StepReport,
-    ) -> Result<(), StepError> {
-        let n = self.n_local();
-        let mut cur = self.evaluate(&s0.x, x1, dt)?;
-        report.residual_history.push(cur.relative());
-        let mut it = 0;
-        loop {
-            if cur.converged(self.params.tolerance) {
-                break;
-            }
-            if it == self.params.max_iterations {
-                return Err(StepError::NoConvergence {
-                    iterations: it,
-                    residual: cur.relative(),
-                    contact: 0.0,
-                });
-            }
-            it += 1;
-            report.linear_iterations += self.correction()?;
-            let dnorm = self.max_abs(&self.dx);
-            let xnorm = self.max_abs(x1);
-            let at_round_off = dnorm <= ROUND_OFF * xnorm;
-            let backtrack = !at_round_off;
-            let mut s = 1.0;
-            let mut accepted = None;
-            let mut failure = None;
-            for _ in 0..MAX_HALVINGS {
-                for i in 0..n {
-                    self.x_trial[i] = x1[i] + s * self.dx[i];
-                }
-                let trial = std::mem::take(&mut self.x_trial);
-                let e = self.evaluate(&s0.x, &trial, dt);
-                self.x_trial = trial;
-                match e {
-                    Ok(e) if !backtrack || e.norm < cur.norm => {
-                        accepted = Some(e);
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => failure = Some(e),
-                }
-                s *= 0.5;
-            }
-            let Some(e) = accepted else {
-                return Err(failure.unwrap_or(StepError::NoConvergence {
-                    iterations: it,
-                    residual: cur.relative(),
-                    contact: 0.0,
-                }));
-            };
-            std::mem::swap(x1, &mut self.x_trial);
-            cur = e;
-            report.residual_history.push(cur.relative());
-            log::trace!(
-                "newton {it}: relative residual {:.3e}, step length {s}, |dx| {dnorm:.3e}",
-                cur.relative()
-            );
-            if at_round_off {
-                break;
-            }
-        }
-        report.iterations += it;
-        report.residual = cur.relative();
-        Ok(())
     }
 
     fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
@@ -437,16 +385,24 @@ impl<'p, const D: usize> Distributed<'p, D> {
                 self.x_hat[i] += dt * dt * (0.5 - beta) * s0.a[i];
             }
         }
+        self.contacts.place_rigid(s0.t, dt);
+        let possible = self.detect(s0, dt)?;
         let owned = self.layout.owned * D;
         self.linear
             .begin_step(&s0.x[..owned])
             .map_err(|e| StepError::Linear(LinearSolveError::Numeric(e.to_string())))?;
-        let mut x1 = self.x_hat.clone();
+        // where contact may happen Newton starts from x_n, as in the serial step
+        let mut x1 = if possible {
+            s0.x.clone()
+        } else {
+            self.x_hat.clone()
+        };
         self.drive.prescribed.set_positions(s0.t + dt, &mut x1);
         let mut report = StepReport::default();
         let before = self.linear.stats;
-        self.newton(s0, &mut x1, dt, &mut report)?;
+        newton::solve(self, s0, &mut x1, dt, &mut report)?;
         report.factorizations = self.linear.stats.factorizations - before.factorizations;
+        self.tunnelling(&x1)?;
         let (cm, _) = self.coefficients(dt);
         let mut v1 = vec![0.0; n];
         let mut a1 = vec![0.0; n];
@@ -461,6 +417,13 @@ impl<'p, const D: usize> Distributed<'p, D> {
         self.local.sys.zero_fixed(&mut v1);
         self.local.sys.zero_fixed(&mut a1);
         report.jump = self.prescribed_velocities(s0, &x1, dt, &mut v1)?;
+        contact_statistics(&self.contacts, dt, &mut report);
+        if self.integrator == Integrator::EnergyMomentum && !self.contacts.is_empty() {
+            let u = self.velocity_update(&x1, dt, &mut v1)?;
+            self.check_defect(s0, &x1, &v1, &u)?;
+            report.update_defect += u.defect;
+            report.jump = report.jump.plus(&u.impulse);
+        }
         Ok((
             State {
                 t: s0.t + dt,
@@ -552,7 +515,74 @@ enum Which {
 }
 
 impl<const D: usize> Steps for Distributed<'_, D> {
+    /// A step; on error the contact state is as it was (as `Stepper::step`).
     fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        self.step_inner(s0, dt)
+        let result = self.step_inner(s0, dt);
+        match &result {
+            Ok(_) => self.contacts.commit(),
+            Err(_) => self.contacts.rollback(),
+        }
+        result
+    }
+}
+
+/// A linear solve's failure as a step error (the step is cut back).
+pub(super) fn linear_error(e: LinearError) -> StepError {
+    StepError::Linear(LinearSolveError::Numeric(e.to_string()))
+}
+
+impl<const D: usize> StepProblem for Distributed<'_, D> {
+    fn contacts(&self) -> &ContactSet {
+        &self.contacts
+    }
+    fn policy(&self) -> &NewtonPolicy {
+        &self.policy
+    }
+    fn tolerance(&self) -> f64 {
+        self.params.tolerance
+    }
+    fn max_iterations(&self) -> usize {
+        self.params.max_iterations
+    }
+    fn parts(&mut self) -> (&mut ContactSet, &mut NewtonScratch) {
+        (&mut self.contacts, &mut self.scratch)
+    }
+    fn dx(&self) -> &[f64] {
+        &self.scratch.dx
+    }
+    fn evaluate(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+    ) -> Result<Eval, StepError> {
+        Distributed::evaluate(self, x0, x1, dt, options)
+    }
+    /// No chord iterations: they refactor the trailing block of the serial
+    /// LU (where the serial run takes none, small models, the runs agree).
+    fn chord_enabled(&self) -> bool {
+        false
+    }
+    fn correct(
+        &mut self,
+        _x0: &[f64],
+        _x1: &[f64],
+        dt: f64,
+        report: &mut StepReport,
+        (solve_fully, _, _): (bool, bool, bool),
+    ) -> Result<Taken, StepError> {
+        if self.contacts.has_multipliers() {
+            self.correct_condensed(dt, solve_fully, report)?;
+        } else {
+            report.linear_iterations += self.correction()?;
+        }
+        Ok(Taken::Full)
+    }
+    fn max_abs(&self, v: &[f64]) -> f64 {
+        Distributed::max_abs(self, v)
+    }
+    fn start_energy(&mut self, s0: &State) -> Result<f64, StepError> {
+        Ok(self.kinetic(&s0.v)? + self.strain_energy(&s0.x)?)
     }
 }

@@ -3,6 +3,7 @@
 //! serial driver of the same library, the restart, and the errors that
 //! must stop every rank.
 
+mod contact;
 mod drive;
 mod errors;
 mod harness;

@@ -10,7 +10,7 @@ use crate::dynamics::step::{StepError, StepReport, Stepper};
 
 /// How a correction was taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Taken {
+pub(crate) enum Taken {
     /// On the factors of its own matrix (or the linear solver's reuse).
     Full,
     /// A chord iteration of the condensed path.
@@ -32,10 +32,10 @@ impl<const D: usize> Stepper<D> {
     ) -> Result<Taken, StepError> {
         if !self.contacts.has_multipliers() {
             self.lu.update(&self.k)?;
-            for i in 0..self.dx.len() {
-                self.dx[i] = -self.r[i];
+            for i in 0..self.scratch.dx.len() {
+                self.scratch.dx[i] = -self.r[i];
             }
-            self.lu.solve_in_place(&mut self.dx)?;
+            self.lu.solve_in_place(&mut self.scratch.dx)?;
             return Ok(Taken::Full);
         }
         let linear = self.lu.stats();
@@ -103,7 +103,7 @@ impl<const D: usize> Stepper<D> {
             solves: &mut self.lu,
             residual: &self.r,
             fixed: &self.sys.fixed,
-            dx: &mut self.dx,
+            dx: &mut self.scratch.dx,
             scratch: &mut self.w_rhs,
         };
         Ok(enforce::correct::<D>(&mut self.contacts, sys, &mut opts)?)
@@ -131,7 +131,7 @@ impl<const D: usize> Stepper<D> {
             k: &self.k,
             residual: &self.r,
             fixed: &self.sys.fixed,
-            dx: &mut self.dx,
+            dx: &mut self.scratch.dx,
         };
         Ok(saddle.correct::<D>(&mut self.contacts, &mut self.lu, sys, &opts)?)
     }

@@ -20,7 +20,8 @@
 //! the forces' work, once per step.
 
 use super::evaluate::Eval;
-use crate::dynamics::step::{State, StepError, Stepper};
+use super::StepProblem;
+use crate::dynamics::step::{State, StepError};
 
 /// `K_n + Π_n` of the step, computed when first needed, and the energy
 /// error of the last iterate within the residual tolerance.
@@ -38,40 +39,38 @@ impl StepEnergy {
     }
 }
 
-impl<const D: usize> Stepper<D> {
-    /// Whether Newton may stop at `cur`, an iterate within the residual
-    /// tolerance: its energy error is within the policy's fraction of the
-    /// step's energy, or no iteration can reduce it (module docs).
-    pub(super) fn energy_converged(
-        &mut self,
-        cur: &Eval,
-        s0: &State,
-        e: &mut StepEnergy,
-    ) -> Result<bool, StepError> {
-        let tol = self.policy.energy;
-        let work = cur.work.abs();
-        if cur.at_floor() || work <= tol * cur.force_work {
-            return Ok(true);
-        }
-        let e_n = match e.e_n {
-            Some(e_n) => e_n,
-            None => {
-                let e_n = self.kinetic(&s0.v) + self.sys.strain_energy(&s0.x)?;
-                e.e_n = Some(e_n);
-                e_n
-            }
-        };
-        if work <= tol * e_n.max(cur.force_work) {
-            return Ok(true);
-        }
-        if e.last.is_some_and(|last| work > 0.5 * last) {
-            log::debug!(
-                "newton: energy error {work:.3e} ({:.1e} of the step's energy) at its round-off",
-                work / e_n.max(cur.force_work)
-            );
-            return Ok(true);
-        }
-        e.last = Some(work);
-        Ok(false)
+/// Whether Newton may stop at `cur`, an iterate within the residual
+/// tolerance: its energy error is within the policy's fraction of the
+/// step's energy, or no iteration can reduce it (module docs).
+pub(super) fn converged<P: StepProblem>(
+    pb: &mut P,
+    cur: &Eval,
+    s0: &State,
+    e: &mut StepEnergy,
+) -> Result<bool, StepError> {
+    let tol = pb.policy().energy;
+    let work = cur.work.abs();
+    if cur.at_floor() || work <= tol * cur.force_work {
+        return Ok(true);
     }
+    let e_n = match e.e_n {
+        Some(e_n) => e_n,
+        None => {
+            let e_n = pb.start_energy(s0)?;
+            e.e_n = Some(e_n);
+            e_n
+        }
+    };
+    if work <= tol * e_n.max(cur.force_work) {
+        return Ok(true);
+    }
+    if e.last.is_some_and(|last| work > 0.5 * last) {
+        log::debug!(
+            "newton: energy error {work:.3e} ({:.1e} of the step's energy) at its round-off",
+            work / e_n.max(cur.force_work)
+        );
+        return Ok(true);
+    }
+    e.last = Some(work);
+    Ok(false)
 }

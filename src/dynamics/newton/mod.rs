@@ -20,6 +20,11 @@
 //! 6. [`search`] — its length;
 //! 7. record — the new iterate's residual and active set.
 //!
+//! The loop is generic over the discrete step it iterates on
+//! ([`StepProblem`]): the serial [`Stepper`] and the parallel build's
+//! distributed stepper, whose evaluation, correction and norms span the
+//! ranks, take the same decisions from the same figures.
+//!
 //! Every tunable is in [`policy::NewtonPolicy`].
 
 pub mod active;
@@ -32,12 +37,74 @@ mod search;
 
 use active::{ActiveSet, Cycling};
 use chord::Chord;
-use correct::Taken;
+pub(crate) use correct::Taken;
 use energy::StepEnergy;
-use evaluate::Eval;
+pub(crate) use evaluate::Eval;
+use policy::NewtonPolicy;
 
 use super::step::{State, StepError, StepReport, Stepper};
-use crate::contact::EvalOptions;
+use crate::contact::{ContactSet, EvalOptions};
+
+/// Newton's vectors besides the iterate: the correction, the line search's
+/// trial iterate, and the contact multipliers before and after a correction.
+#[derive(Debug, Clone, Default)]
+pub struct NewtonScratch {
+    pub dx: Vec<f64>,
+    pub x_trial: Vec<f64>,
+    pub r_old: Vec<[f64; 3]>,
+    pub r_new: Vec<[f64; 3]>,
+}
+
+impl NewtonScratch {
+    /// Scratch for iterates of `n` entries.
+    pub fn new(n: usize) -> NewtonScratch {
+        NewtonScratch {
+            dx: vec![0.0; n],
+            x_trial: vec![0.0; n],
+            ..Default::default()
+        }
+    }
+}
+
+/// What Newton's loop asks of the discrete step it solves. Every figure it
+/// returns is the whole problem's (on several ranks: reduced over them in a
+/// fixed order), so every rank takes the same decisions.
+pub(crate) trait StepProblem {
+    /// The contact pairs (every rank holds all of them).
+    fn contacts(&self) -> &ContactSet;
+    fn policy(&self) -> &NewtonPolicy;
+    /// The residual tolerance and the iteration limit (`[solver]`).
+    fn tolerance(&self) -> f64;
+    fn max_iterations(&self) -> usize;
+    /// The contact pairs and the scratch, borrowed together.
+    fn parts(&mut self) -> (&mut ContactSet, &mut NewtonScratch);
+    /// The last correction.
+    fn dx(&self) -> &[f64];
+    /// Residual and tangent at `x1`, the contact points evaluated there.
+    fn evaluate(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+    ) -> Result<Eval, StepError>;
+    /// Chord iterations may pay on the current linear solver ([`chord`]).
+    fn chord_enabled(&self) -> bool;
+    /// The correction of the last evaluated iterate into the scratch's `dx`
+    /// (and the pairs' multipliers); flags as [`correct`] documents.
+    fn correct(
+        &mut self,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        report: &mut StepReport,
+        flags: (bool, bool, bool),
+    ) -> Result<Taken, StepError>;
+    /// `max |v|` over the whole problem.
+    fn max_abs(&self, v: &[f64]) -> f64;
+    /// `K_n + Π_n`, the kinetic plus strain energy at the step's start.
+    fn start_energy(&mut self, s0: &State) -> Result<f64, StepError>;
+}
 
 /// The state of one Newton solve between its phases.
 struct Progress {
@@ -66,221 +133,283 @@ impl<const D: usize> Stepper<D> {
         dt: f64,
         report: &mut StepReport,
     ) -> Result<(), StepError> {
-        let mut p = self.start(s0, x1, dt, report)?;
-        loop {
-            let law = self.contacts.violation(dt);
-            if self.settle(&mut p, s0, x1, dt, law, report)? {
-                continue;
-            }
-            if law.0 <= 1.0 && p.cur.converged(p.chord.tolerance(self.params.tolerance)) {
-                // at the iteration limit the residual tolerance decides alone
-                if p.it == self.params.max_iterations
-                    || self.energy_converged(&p.cur, s0, &mut p.energy)?
-                {
-                    break;
-                }
-            } else {
-                p.energy.left_tolerance();
-            }
-            self.give_up(&p, law.0)?;
-            p.it += 1;
-            p.opts = self.eval_options(p.it > self.policy.free_face_iterations, &p.cur);
-            let before = p.cur.relative();
-            let taken = self.correction(&mut p, s0, x1, dt, report)?;
-            if self.advance(&mut p, s0, x1, dt, (law.0, taken, before), report)? {
+        solve(self, s0, x1, dt, report)
+    }
+}
+
+/// Newton's method on `x1` (from its current value) for the step `pb`; see
+/// the module docs.
+pub(crate) fn solve<P: StepProblem>(
+    pb: &mut P,
+    s0: &State,
+    x1: &mut Vec<f64>,
+    dt: f64,
+    report: &mut StepReport,
+) -> Result<(), StepError> {
+    let mut p = start(pb, s0, x1, dt, report)?;
+    loop {
+        let law = pb.contacts().violation(dt);
+        if settle(pb, &mut p, s0, x1, dt, law, report)? {
+            continue;
+        }
+        if law.0 <= 1.0 && p.cur.converged(p.chord.tolerance(pb.tolerance())) {
+            // at the iteration limit the residual tolerance decides alone
+            if p.it == pb.max_iterations() || energy::converged(pb, &p.cur, s0, &mut p.energy)? {
                 break;
             }
+        } else {
+            p.energy.left_tolerance();
         }
-        report.iterations += p.it;
-        report.residual = p.cur.relative();
+        give_up(pb, &p, law.0)?;
+        p.it += 1;
+        p.opts = eval_options(pb.policy(), p.it > pb.policy().free_face_iterations, &p.cur);
+        let before = p.cur.relative();
+        let taken = correction(pb, &mut p, s0, x1, dt, report)?;
+        if advance(pb, &mut p, s0, x1, dt, (law.0, taken, before), report)? {
+            break;
+        }
+    }
+    report.iterations += p.it;
+    report.residual = p.cur.relative();
+    log::debug!(
+        "newton: converged in {} iterations, {} restarts, most flips of a point {}",
+        p.it,
+        report.contact_restarts,
+        p.active.most
+    );
+    Ok(())
+}
+
+/// Evaluates the start (faces free, no geometric stiffness of the
+/// penalty law) and sets up the trackers.
+fn start<P: StepProblem>(
+    pb: &mut P,
+    s0: &State,
+    x1: &[f64],
+    dt: f64,
+    report: &mut StepReport,
+) -> Result<Progress, StepError> {
+    let opts = EvalOptions {
+        hold_faces: false,
+        geometric: false,
+    };
+    let cur = pb.evaluate(&s0.x, x1, dt, opts)?;
+    report.residual_history.push(cur.relative());
+    let pol = *pb.policy();
+    let mut active = ActiveSet::new(pb.contacts());
+    let cycling = active.record(pb.contacts(), pol.max_flips);
+    Ok(Progress {
+        cur,
+        it: 0,
+        active,
+        cycling,
+        chord: Chord::new(pb.chord_enabled(), pol.chord, pol.settle_residual),
+        restarts: report.contact_restarts,
+        switched: false,
+        opts,
+        energy: StepEnergy::default(),
+    })
+}
+
+fn eval_options(policy: &NewtonPolicy, hold_faces: bool, previous: &Eval) -> EvalOptions {
+    EvalOptions {
+        hold_faces,
+        geometric: previous.relative() <= policy.geometric_residual,
+    }
+}
+
+/// Settle: once close to a solution (or converged), faces and drift
+/// guards may change; returns whether they did (the iterate is then
+/// evaluated again).
+fn settle<P: StepProblem>(
+    pb: &mut P,
+    p: &mut Progress,
+    s0: &State,
+    x1: &[f64],
+    dt: f64,
+    (law, law_size): (f64, f64),
+    report: &mut StepReport,
+) -> Result<bool, StepError> {
+    let pol = *pb.policy();
+    let close = p.cur.relative() <= pol.settle_residual && law_size <= pol.settle_violation;
+    let converged = law <= 1.0 && p.cur.converged(p.chord.tolerance(pb.tolerance()));
+    if !(close || converged) || pb.parts().0.settle() == 0 {
+        return Ok(false);
+    }
+    report.contact_restarts += 1;
+    p.cur = pb.evaluate(&s0.x, x1, dt, eval_options(&pol, true, &p.cur))?;
+    p.cycling = p.cycling.or(p.active.record(pb.contacts(), pol.max_flips));
+    p.switched |= p.active.changed != 0;
+    log::trace!(
+        "newton: contact settled, relative residual {:.3e}, {} point(s) switched",
+        p.cur.relative(),
+        p.active.changed
+    );
+    Ok(true)
+}
+
+/// Cycling or the iteration limit: the step is rejected.
+fn give_up<P: StepProblem>(pb: &P, p: &Progress, law: f64) -> Result<(), StepError> {
+    if let Some(c) = p.cycling {
         log::debug!(
-            "newton: converged in {} iterations, {} restarts, most flips of a point {}",
+            "newton: active set cycling after {} iterations (most flips {})",
             p.it,
-            report.contact_restarts,
             p.active.most
         );
-        Ok(())
+        return Err(cycling(pb.contacts(), c, p.it));
     }
-
-    /// Evaluates the start (faces free, no geometric stiffness of the
-    /// penalty law) and sets up the trackers.
-    fn start(
-        &mut self,
-        s0: &State,
-        x1: &[f64],
-        dt: f64,
-        report: &mut StepReport,
-    ) -> Result<Progress, StepError> {
-        let opts = EvalOptions {
-            hold_faces: false,
-            geometric: false,
-        };
-        let cur = self.evaluate(&s0.x, x1, dt, opts)?;
-        report.residual_history.push(cur.relative());
-        let mut active = ActiveSet::new(&self.contacts);
-        let cycling = active.record(&self.contacts, self.policy.max_flips);
-        let enabled = chord::worthwhile(&self.lu, &self.policy.chord);
-        Ok(Progress {
-            cur,
-            it: 0,
-            active,
-            cycling,
-            chord: Chord::new(enabled, self.policy.chord, self.policy.settle_residual),
-            restarts: report.contact_restarts,
-            switched: false,
-            opts,
-            energy: StepEnergy::default(),
-        })
-    }
-
-    fn eval_options(&self, hold_faces: bool, previous: &Eval) -> EvalOptions {
-        EvalOptions {
-            hold_faces,
-            geometric: previous.relative() <= self.policy.geometric_residual,
-        }
-    }
-
-    /// Settle: once close to a solution (or converged), faces and drift
-    /// guards may change; returns whether they did (the iterate is then
-    /// evaluated again).
-    fn settle(
-        &mut self,
-        p: &mut Progress,
-        s0: &State,
-        x1: &[f64],
-        dt: f64,
-        (law, law_size): (f64, f64),
-        report: &mut StepReport,
-    ) -> Result<bool, StepError> {
-        let pol = self.policy;
-        let close = p.cur.relative() <= pol.settle_residual && law_size <= pol.settle_violation;
-        let converged = law <= 1.0 && p.cur.converged(p.chord.tolerance(self.params.tolerance));
-        if !(close || converged) || self.contacts.settle() == 0 {
-            return Ok(false);
-        }
-        report.contact_restarts += 1;
-        p.cur = self.evaluate(&s0.x, x1, dt, self.eval_options(true, &p.cur))?;
-        p.cycling = p.cycling.or(p.active.record(&self.contacts, pol.max_flips));
-        p.switched |= p.active.changed != 0;
-        log::trace!(
-            "newton: contact settled, relative residual {:.3e}, {} point(s) switched",
-            p.cur.relative(),
-            p.active.changed
+    if p.it == pb.max_iterations() {
+        log::debug!(
+            "newton: no convergence, most flips of a point {}",
+            p.active.most
         );
-        Ok(true)
+        return Err(StepError::NoConvergence {
+            iterations: p.it,
+            residual: p.cur.relative(),
+            contact: law,
+        });
     }
+    Ok(())
+}
 
-    /// Cycling or the iteration limit: the step is rejected.
-    fn give_up(&self, p: &Progress, law: f64) -> Result<(), StepError> {
-        if let Some(c) = p.cycling {
-            log::debug!(
-                "newton: active set cycling after {} iterations (most flips {})",
-                p.it,
-                p.active.most
-            );
-            return Err(self.cycling(c, p.it));
-        }
-        if p.it == self.params.max_iterations {
-            log::debug!(
-                "newton: no convergence, most flips of a point {}",
-                p.active.most
-            );
-            return Err(StepError::NoConvergence {
+/// Correct: the correction of the current iterate, with the multipliers
+/// before and after it saved for the line search.
+fn correction<P: StepProblem>(
+    pb: &mut P,
+    p: &mut Progress,
+    s0: &State,
+    x1: &[f64],
+    dt: f64,
+    report: &mut StepReport,
+) -> Result<Taken, StepError> {
+    {
+        let (contacts, scratch) = pb.parts();
+        contacts.save_multipliers(&mut scratch.r_old);
+    }
+    let before = p.cur.relative();
+    // faces or drift guards settled since the last correction
+    let resettled = report.contact_restarts != p.restarts;
+    p.restarts = report.contact_restarts;
+    let chord = p.chord.allowed(
+        before,
+        p.switched || resettled,
+        p.cur.converged(pb.tolerance()),
+    );
+    let solve_fully = p.active.most >= pb.policy().full_solve_flips;
+    let changed = p.it == 1 || p.switched || resettled;
+    let taken = pb.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord))?;
+    p.chord.record(p.it, taken == Taken::Chord, before);
+    report.chord_iterations += (taken == Taken::Chord) as usize;
+    let (contacts, scratch) = pb.parts();
+    contacts.save_multipliers(&mut scratch.r_new);
+    Ok(taken)
+}
+
+/// Search and record: moves to the next iterate; returns whether the
+/// correction was at the round-off of the positions (Newton stops).
+fn advance<P: StepProblem>(
+    pb: &mut P,
+    p: &mut Progress,
+    s0: &State,
+    x1: &mut Vec<f64>,
+    dt: f64,
+    (law, taken, before): (f64, Taken, f64),
+    report: &mut StepReport,
+) -> Result<bool, StepError> {
+    let dnorm = pb.max_abs(pb.dx());
+    let xnorm = pb.max_abs(x1);
+    let at_round_off = dnorm <= pb.policy().round_off * xnorm && law <= 1.0;
+    let backtrack = !pb.contacts().has_multipliers() && !at_round_off;
+    let (e, s) =
+        search::search(pb, &s0.x, x1, dt, (&p.cur, p.opts, backtrack)).map_err(|e| match e {
+            StepError::NoConvergence {
+                residual, contact, ..
+            } => StepError::NoConvergence {
                 iterations: p.it,
-                residual: p.cur.relative(),
-                contact: law,
-            });
-        }
-        Ok(())
-    }
+                residual,
+                contact,
+            },
+            e => e,
+        })?;
+    p.cur = e;
+    p.chord.reached(e.relative());
+    p.cycling = p
+        .cycling
+        .or(p.active.record(pb.contacts(), pb.policy().max_flips));
+    p.switched = p.active.changed != 0;
+    report.residual_history.push(e.relative());
+    log::trace!(
+        "newton {}{}: relative residual {before:.3e} -> {:.3e}, {} point(s) switched, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
+        p.it,
+        if taken == Taken::Chord { " (chord)" } else { "" },
+        e.relative(),
+        p.active.changed,
+        pb.contacts().violation(dt).0,
+        report.subproblems,
+        report.subproblem_iterations,
+        report.subproblem_error
+    );
+    Ok(at_round_off)
+}
 
-    /// Correct: the correction of the current iterate, with the multipliers
-    /// before and after it saved for the line search.
-    fn correction(
+/// The step error of a point whose state kept flipping.
+fn cycling(contacts: &ContactSet, c: Cycling, iterations: usize) -> StepError {
+    let p = &contacts.pairs()[c.pair];
+    StepError::ActiveSetCycling {
+        pair: p.input(),
+        pass: p.pass(),
+        node: p.surface().slaves[c.point],
+        slave: p.spec().slave.clone(),
+        flips: c.flips,
+        iterations,
+    }
+}
+
+impl<const D: usize> StepProblem for Stepper<D> {
+    fn contacts(&self) -> &ContactSet {
+        &self.contacts
+    }
+    fn policy(&self) -> &NewtonPolicy {
+        &self.policy
+    }
+    fn tolerance(&self) -> f64 {
+        self.params.tolerance
+    }
+    fn max_iterations(&self) -> usize {
+        self.params.max_iterations
+    }
+    fn parts(&mut self) -> (&mut ContactSet, &mut NewtonScratch) {
+        (&mut self.contacts, &mut self.scratch)
+    }
+    fn dx(&self) -> &[f64] {
+        &self.scratch.dx
+    }
+    fn evaluate(
         &mut self,
-        p: &mut Progress,
-        s0: &State,
+        x0: &[f64],
+        x1: &[f64],
+        dt: f64,
+        options: EvalOptions,
+    ) -> Result<Eval, StepError> {
+        Stepper::evaluate(self, x0, x1, dt, options)
+    }
+    fn chord_enabled(&self) -> bool {
+        chord::worthwhile(&self.lu, &self.policy.chord)
+    }
+    fn correct(
+        &mut self,
+        x0: &[f64],
         x1: &[f64],
         dt: f64,
         report: &mut StepReport,
+        flags: (bool, bool, bool),
     ) -> Result<Taken, StepError> {
-        self.contacts.save_multipliers(&mut self.r_old);
-        let before = p.cur.relative();
-        // faces or drift guards settled since the last correction
-        let resettled = report.contact_restarts != p.restarts;
-        p.restarts = report.contact_restarts;
-        let chord = p.chord.allowed(
-            before,
-            p.switched || resettled,
-            p.cur.converged(self.params.tolerance),
-        );
-        let solve_fully = p.active.most >= self.policy.full_solve_flips;
-        let changed = p.it == 1 || p.switched || resettled;
-        let taken = self.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord))?;
-        p.chord.record(p.it, taken == Taken::Chord, before);
-        report.chord_iterations += (taken == Taken::Chord) as usize;
-        self.contacts.save_multipliers(&mut self.r_new);
-        Ok(taken)
+        Stepper::correct(self, x0, x1, dt, report, flags)
     }
-
-    /// Search and record: moves to the next iterate; returns whether the
-    /// correction was at the round-off of the positions (Newton stops).
-    fn advance(
-        &mut self,
-        p: &mut Progress,
-        s0: &State,
-        x1: &mut Vec<f64>,
-        dt: f64,
-        (law, taken, before): (f64, Taken, f64),
-        report: &mut StepReport,
-    ) -> Result<bool, StepError> {
-        let dnorm = self.dx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let xnorm = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let at_round_off = dnorm <= self.policy.round_off * xnorm && law <= 1.0;
-        let backtrack = !self.contacts.has_multipliers() && !at_round_off;
-        let (e, s) = self
-            .search(&s0.x, x1, dt, (&p.cur, p.opts, backtrack))
-            .map_err(|e| match e {
-                StepError::NoConvergence {
-                    residual, contact, ..
-                } => StepError::NoConvergence {
-                    iterations: p.it,
-                    residual,
-                    contact,
-                },
-                e => e,
-            })?;
-        p.cur = e;
-        p.chord.reached(e.relative());
-        p.cycling = p
-            .cycling
-            .or(p.active.record(&self.contacts, self.policy.max_flips));
-        p.switched = p.active.changed != 0;
-        report.residual_history.push(e.relative());
-        log::trace!(
-            "newton {}{}: relative residual {before:.3e} -> {:.3e}, {} point(s) switched, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
-            p.it,
-            if taken == Taken::Chord { " (chord)" } else { "" },
-            e.relative(),
-            p.active.changed,
-            self.contacts.violation(dt).0,
-            report.subproblems,
-            report.subproblem_iterations,
-            report.subproblem_error
-        );
-        Ok(at_round_off)
+    fn max_abs(&self, v: &[f64]) -> f64 {
+        v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
     }
-
-    /// The step error of a point whose state kept flipping.
-    fn cycling(&self, c: Cycling, iterations: usize) -> StepError {
-        let p = &self.contacts.pairs()[c.pair];
-        StepError::ActiveSetCycling {
-            pair: p.input(),
-            pass: p.pass(),
-            node: p.surface().slaves[c.point],
-            slave: p.spec().slave.clone(),
-            flips: c.flips,
-            iterations,
-        }
+    fn start_energy(&mut self, s0: &State) -> Result<f64, StepError> {
+        Ok(self.kinetic(&s0.v) + self.sys.strain_energy(&s0.x)?)
     }
 }

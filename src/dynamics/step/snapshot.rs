@@ -18,7 +18,7 @@
 
 use super::Stepper;
 use crate::contact::enforce::Method;
-use crate::contact::Memory;
+use crate::contact::{ContactSet, Memory};
 use crate::linalg::LinearSolveError;
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +78,56 @@ pub enum RestoreError {
     Linear(#[from] LinearSolveError),
 }
 
+/// The contact state of `contacts` for a snapshot, per pair.
+pub fn pair_snapshots(contacts: &ContactSet) -> Vec<PairSnapshot> {
+    contacts
+        .memory()
+        .into_iter()
+        .map(|(slaves, memory)| PairSnapshot {
+            slaves,
+            points: memory
+                .iter()
+                .map(|m| PointSnapshot {
+                    in_contact: m.in_contact,
+                    r: m.r,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// `contacts` with the contact state of `snap` (of the same model: its
+/// pairs and slave nodes are checked).
+pub fn restored_contacts(
+    contacts: &ContactSet,
+    snap: &StepperSnapshot,
+) -> Result<ContactSet, RestoreError> {
+    let saved: Vec<(Vec<usize>, Vec<Memory>)> = snap
+        .pairs
+        .iter()
+        .map(|p| {
+            let m = p.points.iter().map(|pt| Memory {
+                in_contact: pt.in_contact,
+                r: pt.r,
+            });
+            (p.slaves.clone(), m.collect())
+        })
+        .collect();
+    let pairs = contacts.pairs().len();
+    if snap.pairs.len() != pairs {
+        return Err(RestoreError::Mismatch {
+            what: "contact pairs".to_string(),
+            found: snap.pairs.len(),
+            expected: pairs,
+        });
+    }
+    let mut probe = contacts.clone();
+    probe
+        .restore_memory(&saved)
+        .map_err(|pair| RestoreError::Slaves { pair })?;
+    Ok(probe)
+}
+
 impl<const D: usize> Stepper<D> {
     /// The state this stepper carries into the next step.
     pub fn snapshot(&self) -> StepperSnapshot {
@@ -85,21 +135,7 @@ impl<const D: usize> Stepper<D> {
             version: SNAPSHOT_VERSION,
             n_dofs: self.sys.n_dofs(),
             couplings: self.sys.couplings().to_vec(),
-            pairs: self
-                .contacts
-                .memory()
-                .into_iter()
-                .map(|(slaves, memory)| PairSnapshot {
-                    slaves,
-                    points: memory
-                        .iter()
-                        .map(|m| PointSnapshot {
-                            in_contact: m.in_contact,
-                            r: m.r,
-                        })
-                        .collect(),
-                })
-                .collect(),
+            pairs: pair_snapshots(&self.contacts),
             saddle: self.saddle.as_ref().map(|s| s.layout()),
         }
     }
@@ -122,26 +158,7 @@ impl<const D: usize> Stepper<D> {
         if snap.n_dofs != self.sys.n_dofs() {
             return Err(mismatch("dofs", snap.n_dofs, self.sys.n_dofs()));
         }
-        let saved: Vec<(Vec<usize>, Vec<Memory>)> = snap
-            .pairs
-            .iter()
-            .map(|p| {
-                let m = p.points.iter().map(|pt| Memory {
-                    in_contact: pt.in_contact,
-                    r: pt.r,
-                });
-                (p.slaves.clone(), m.collect())
-            })
-            .collect();
-        let pairs = self.contacts.pairs().len();
-        if snap.pairs.len() != pairs {
-            return Err(mismatch("contact pairs", snap.pairs.len(), pairs));
-        }
-        // the contact state is restored last: check it fits before changing anything
-        let mut probe = self.contacts.clone();
-        probe
-            .restore_memory(&saved)
-            .map_err(|pair| RestoreError::Slaves { pair })?;
+        let probe = restored_contacts(&self.contacts, snap)?;
         let n = self.sys.n_nodes;
         if snap.couplings.iter().flatten().any(|&a| a >= n) {
             return Err(mismatch(

@@ -352,6 +352,91 @@ impl<'p> Matrix<'p> {
     }
 }
 
+impl Matrix<'_> {
+    /// `A X − B` for dense `X`, `B` of this matrix's row layout: a new
+    /// dense matrix (its column norms tell a block solve's residuals).
+    pub fn residual<'d>(&self, x: &Dense, b: &Dense) -> Result<Dense<'d>, PetscError> {
+        let mut c: sys::Mat = std::ptr::null_mut();
+        // SAFETY: an MPIAIJ matrix times a dense one of its column layout;
+        // the product is a new matrix, destroyed by the returned `Dense`.
+        petsc!(MatMatMult(
+            self.m,
+            x.m,
+            sys::MatReuse::MAT_INITIAL_MATRIX,
+            sys::PETSC_DEFAULT as f64,
+            &mut c
+        ))?;
+        let out = Dense {
+            m: c,
+            _data: std::marker::PhantomData,
+        };
+        petsc!(MatAXPY(
+            out.m,
+            -1.0,
+            b.m,
+            sys::MatStructure::SAME_NONZERO_PATTERN
+        ))?;
+        Ok(out)
+    }
+}
+
+/// A distributed dense matrix (block solves' right-hand sides and
+/// solutions) over a caller's array: this rank's rows of every column,
+/// column-major.
+pub struct Dense<'a> {
+    m: sys::Mat,
+    _data: std::marker::PhantomData<&'a mut [f64]>,
+}
+
+impl<'a> Dense<'a> {
+    pub fn new(
+        owned_rows: usize,
+        ncols: usize,
+        data: &'a mut [f64],
+    ) -> Result<Dense<'a>, PetscError> {
+        assert_eq!(
+            data.len(),
+            owned_rows * ncols,
+            "a dense block's local array"
+        );
+        let mut m: sys::Mat = std::ptr::null_mut();
+        // SAFETY: PETSc uses `data` (owned_rows × ncols, column-major, kept
+        // borrowed for the matrix's life) as the local rows' storage.
+        petsc!(MatCreateDense(
+            world(),
+            owned_rows as i32,
+            sys::PETSC_DECIDE,
+            sys::PETSC_DETERMINE,
+            ncols as i32,
+            data.as_mut_ptr(),
+            &mut m
+        ))?;
+        Ok(Dense {
+            m,
+            _data: std::marker::PhantomData,
+        })
+    }
+
+    /// The 2-norms of the columns (the whole matrix's, on every rank).
+    pub fn column_norms(&self, ncols: usize) -> Result<Vec<f64>, PetscError> {
+        let mut out = vec![0.0; ncols];
+        // SAFETY: one norm per column.
+        petsc!(MatGetColumnNorms(
+            self.m,
+            sys::NormType::NORM_2,
+            out.as_mut_ptr()
+        ))?;
+        Ok(out)
+    }
+}
+
+impl Drop for Dense<'_> {
+    fn drop(&mut self) {
+        // SAFETY: created once, destroyed once.
+        let _ = petsc!(MatDestroy(&mut self.m));
+    }
+}
+
 impl Drop for Matrix<'_> {
     fn drop(&mut self) {
         // SAFETY: created by MatCreate, destroyed once.
@@ -450,6 +535,15 @@ impl<'p> Krylov<'p> {
     pub fn set_up(&mut self) -> Result<(), PetscError> {
         // SAFETY: a configured KSP.
         petsc!(KSPSetUp(self.ksp))
+    }
+
+    /// Applies the preconditioner to the columns of `b` into `x` at once
+    /// (a factorization: one multiple-right-hand-side solve).
+    pub fn apply_block(&mut self, b: &Dense, x: &Dense) -> Result<(), PetscError> {
+        let mut pc: sys::PC = std::ptr::null_mut();
+        // SAFETY: the KSP's own, set-up preconditioner; dense blocks of its layout.
+        petsc!(KSPGetPC(self.ksp, &mut pc))?;
+        petsc!(PCMatApply(pc, b.m, x.m))
     }
 
     /// Solves `A x = b` (`b`, `x`: the owned entries of two vectors).
