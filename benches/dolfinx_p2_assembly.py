@@ -1,4 +1,4 @@
-"""DOLFINx's side of the second-order assembly benchmark (benches/assembly.rs,
+"""DOLFINx's side of the second-order assembly benchmark (benches/timings/assembly_quadratic.rs,
 `bench_quadratic`): the residual and the Jacobian of St. Venant-Kirchhoff
 elasticity on the same box meshes and with the same quadrature as ours,
 assembled into PETSc objects, CPU seconds per assembly and per element.

@@ -1,4 +1,4 @@
-"""One Newton iteration of the hex8 free-flight problem of benches/linear.rs
+"""One Newton iteration of the hex8 free-flight problem of benches/timings/linear.rs
 in DOLFINx 0.11 (PETSc): assemble the tangent of the dynamic St. Venant-
 Kirchhoff residual (2/dt^2 M + K(u)) at a rotated, deformed state, factor it
 with MUMPS (LU, METIS ordering) and solve. Prints CPU seconds of each part.
@@ -62,7 +62,7 @@ def main():
     dt = 10.0 / c  # 10x the explicit limit h/c, h = 1
     cm = 2.0 / dt**2
     u = fem.Function(V)
-    # rotation by 0.2 rad about z plus the smooth deformation of benches/linear.rs
+    # rotation by 0.2 rad about z plus the smooth deformation of benches/timings/linear.rs
     cs, sn = np.cos(0.2), np.sin(0.2)
 
     def disp(x):

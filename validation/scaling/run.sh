@@ -21,14 +21,14 @@ py=${DOLFINX_PYTHON:-/tmp/dolfinx-venv/bin/python}
 sizes=("16,16,12" "28,28,22" "40,40,32" "70,70,70")
 
 probe() {
-  bin=$(cargo bench --bench linear --no-run 2>&1 | sed -n 's/.*Executable.*(\(.*\)).*/\1/p' | tail -1)
+  bin=$(cargo bench --bench timings --no-run 2>&1 | sed -n 's/.*Executable.*(\(.*\)).*/\1/p' | tail -1)
   for s in "${sizes[@]}"; do
     methods=(iterative)
     [ "$s" != "70,70,70" ] && methods+=(direct)
     for m in "${methods[@]}"; do
       echo "== emcontact $m $s" | tee -a "$results"
       LINEAR_PROBE=$s LINEAR_METHOD=$m /usr/bin/time -f "   whole process: %U s user, %M KB peak" \
-        "$bin" 2>&1 | grep -E "probe|newton iteration|plan|whole process" | tee -a "$results"
+        "$bin" linear/ 2>&1 | grep -E "probe|newton iteration|plan|whole process" | tee -a "$results"
     done
     if [ -x "$py" ]; then
       # MUMPS's factors at 1M dofs would not fit in 24 GB (about 40 GB)

@@ -36,7 +36,7 @@
 
 use std::time::Duration;
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{black_box, criterion_group, Criterion, Throughput};
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
 use emcontact::nonsmooth::global::nsgs_ac::{NsgsAcParams, Sweeper};
 use emcontact::nonsmooth::local::{solvers, LocalParams};
@@ -77,7 +77,7 @@ fn problems() -> Vec<(Matrix3<f64>, Vector3<f64>, f64)> {
 
 fn local_solvers(c: &mut Criterion) {
     let set = problems();
-    let mut g = c.benchmark_group("local3d");
+    let mut g = c.benchmark_group("nonsmooth/local3d");
     g.throughput(Throughput::Elements(N as u64));
     g.warm_up_time(Duration::from_millis(300));
     g.measurement_time(Duration::from_secs(2));
@@ -147,7 +147,7 @@ pub fn fe_problem(nc: usize, seed: u64) -> (LocalProblem, Vec<f64>) {
 }
 
 fn fe_warm(c: &mut Criterion) {
-    let mut g = c.benchmark_group("fe-warm");
+    let mut g = c.benchmark_group("nonsmooth/fe-warm");
     g.warm_up_time(Duration::from_millis(300));
     g.measurement_time(Duration::from_secs(2));
     g.sample_size(10);
@@ -215,7 +215,7 @@ fn nsgs_sweep(c: &mut Criterion) {
             (thread_cpu() - t) * 1e3
         );
     }
-    let mut g = c.benchmark_group("nsgs-sweep");
+    let mut g = c.benchmark_group("nonsmooth/nsgs-sweep");
     g.throughput(Throughput::Elements(p.n_contacts as u64));
     g.bench_function("KaplasTower", |b| {
         let mut r = r0.clone();
@@ -230,7 +230,7 @@ fn newton(c: &mut Criterion) {
     let name = "OneObject-i100000-499";
     let p = sample(&format!("{name}.hdf5"));
     let control = Control::with_tol(1e-8);
-    let mut g = c.benchmark_group("newton");
+    let mut g = c.benchmark_group("nonsmooth/newton");
     for solver in ["nsn-nm-ls", "auto"] {
         let solve = || {
             let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
@@ -259,4 +259,3 @@ fn newton(c: &mut Criterion) {
 }
 
 criterion_group!(benches, nsgs_sweep, newton, fe_warm, local_solvers);
-criterion_main!(benches);

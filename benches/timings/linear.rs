@@ -4,7 +4,7 @@
 //! ordering, symbolic analysis, numeric factorization, solves and a full
 //! Newton iteration (assemble force and tangent, factor or reuse, solve).
 //!
-//! `cargo bench --bench linear`: criterion at 16×16×12 (11,271 dofs) and
+//! `cargo bench --bench timings -- linear/`: criterion at 16×16×12 (11,271 dofs) and
 //! 28×28×22 (58,029 dofs); under `cargo test` (no `--bench`) tiny meshes.
 //!
 //! One-shot probe for the cost-vs-size study (validation/scaling/):
@@ -14,7 +14,7 @@
 //! Newton iteration of the iterative path (`LINEAR_METHOD=iterative`), with
 //! the factor memory and the residual, then exits.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, BenchmarkId, Criterion};
 use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
 use emcontact::input;
@@ -25,8 +25,7 @@ use emcontact::linalg::{
 use std::path::Path;
 use std::time::Duration;
 
-mod common;
-use common::{cpu_seconds, peak_memory};
+use crate::common::{cpu_seconds, peak_memory};
 
 fn model(div: [usize; 3]) -> emcontact::model::Model {
     let text = format!(
@@ -353,4 +352,3 @@ fn benches(c: &mut Criterion) {
 }
 
 criterion_group!(linear, benches);
-criterion_main!(linear);

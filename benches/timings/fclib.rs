@@ -3,11 +3,11 @@
 //! fastest solver of Acary, Brémond & Huber (2018) needs 0.0146 s per Capsules
 //! problem at 1e-8 on their machine (docs/solvers.md).
 //!
-//! `cargo bench --bench fclib`
+//! `cargo bench --bench timings -- fclib/`
 
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use emcontact::nonsmooth::fclib::{read_problem, FclibProblem};
 use emcontact::nonsmooth::global::{self, Control};
 
@@ -21,7 +21,7 @@ fn capsules(c: &mut Criterion) {
         panic!("Capsules is a local problem")
     };
     let n = p.size();
-    let mut group = c.benchmark_group("capsules-1e-8");
+    let mut group = c.benchmark_group("fclib/capsules-1e-8");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(5))
@@ -51,4 +51,3 @@ fn capsules(c: &mut Criterion) {
 }
 
 criterion_group!(benches, capsules);
-criterion_main!(benches);

@@ -2,7 +2,7 @@
 //! factorization and solve, with the fill it produces.
 //!
 //! The matrix is the one the first-contact step factorizes: the blocks of
-//! `benches/contact_step.rs` built through the public API
+//! `benches/timings/contact_step.rs` built through the public API
 //! (`input::parse` → `driver::setup`) at t = 0.2 (free flight so far), the
 //! pattern extended by the contact couplings of the step from there
 //! (`ContactSet::couplings` with the stepper's swept boxes),
@@ -12,52 +12,26 @@
 //!
 //! Printed once per mesh and factorization: symbolic time, min-of-N numeric
 //! factorization time, the bytes the numeric factors keep (counted by a
-//! global allocator), and the relative residual of one solve, for the
+//! global allocator of `main.rs`), and the relative residual of one solve, for the
 //! supernodal LU of the solver (`SymbolicFactor` + `SupernodalLu`, nested
 //! dissection, pivoting within supernodes) and for its fallback, faer's LU
 //! with COLAMD and partial pivoting over whole columns (`SparseLu`).
 //!
-//! `cargo bench --bench lu`: coarse (8×8×4 + 4×4×4, 1,590 dofs) as a criterion
+//! `cargo bench --bench timings -- lu/`: coarse (8×8×4 + 4×4×4, 1,590 dofs) as a criterion
 //! benchmark plus the printed figures, fine (20×20×10 + 10×10×10, 18,546 dofs)
 //! printed only (min of `LU_FINE_REPS`, default 3, timed with `Instant`).
 //! Under `cargo test` only the coarse figures are printed.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use emcontact::driver;
 use emcontact::fe::kernel::StressEval;
 use emcontact::linalg::{
     BlockPattern, FillOrdering, LuParams, SparseLu, SupernodalLu, SymbolicFactor,
 };
-use std::alloc::{GlobalAlloc, Layout, System as SysAlloc};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// Counts the bytes currently allocated.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Relaxed);
-        SysAlloc.alloc(l)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        SysAlloc.dealloc(p, l)
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE.fetch_add(new, Relaxed);
-        LIVE.fetch_sub(l.size(), Relaxed);
-        SysAlloc.realloc(p, l, new)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-mod common;
-use common::input;
+use crate::common::input;
 
 const DT: f64 = 0.1;
 
@@ -181,14 +155,14 @@ fn measure_supernodal(label: &str, p: &BlockPattern, val: &[f64], reps: usize) {
     let mut lu = None;
     for _ in 0..reps {
         drop(lu.take());
-        let before = LIVE.load(Relaxed);
+        let before = crate::live_bytes();
         let mut fresh = SupernodalLu::new(&sym, p);
         let t = Instant::now();
         fresh
             .factorize(&sym, val, LuParams::default())
             .expect("numeric");
         best = best.min(t.elapsed());
-        bytes = LIVE.load(Relaxed).saturating_sub(before);
+        bytes = crate::live_bytes().saturating_sub(before);
         lu = Some(fresh);
     }
     let lu = lu.expect("one factorization");
@@ -218,11 +192,11 @@ fn measure_fallback(label: &str, p: &BlockPattern, val: &[f64], reps: usize) -> 
         lu = {
             let mut fresh = SparseLu::new(p).expect("symbolic");
             drop(lu);
-            let before = LIVE.load(Relaxed);
+            let before = crate::live_bytes();
             let t = Instant::now();
             fresh.factorize(p, val).expect("numeric");
             best = best.min(t.elapsed());
-            bytes = LIVE.load(Relaxed).saturating_sub(before);
+            bytes = crate::live_bytes().saturating_sub(before);
             fresh
         };
     }
@@ -268,4 +242,3 @@ fn bench_lu(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_lu);
-criterion_main!(benches);

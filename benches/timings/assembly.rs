@@ -1,10 +1,10 @@
 //! Internal force + tangent assembly on a ~50k-element hex8 mesh, and one full
 //! Newton iteration (assemble, factorize, solve) against the bare factorization
 //! and solve of the same matrix (second-order elements: `benches/
-//! assembly_quadratic.rs`). Run with `cargo bench --bench assembly`; under
+//! assembly_quadratic.rs`). Run with `cargo bench --bench timings -- assembly/`; under
 //! `cargo test` (no `--bench` flag) a small mesh is used so the check is quick.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
 use emcontact::input;
@@ -102,7 +102,7 @@ fn assembly_and_newton(c: &mut Criterion, div: [usize; 3], assembly_only: bool) 
     // Newton iteration vs bare factorization + solve
     let mut lu = SparseLu::new(&sys.pattern).expect("symbolic");
     let cm = 2.0 / (0.01f64 * 0.01);
-    let mut g = c.benchmark_group("newton");
+    let mut g = c.benchmark_group("assembly/newton");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(20))
         .warm_up_time(Duration::from_secs(1));
@@ -136,4 +136,3 @@ fn assembly_and_newton(c: &mut Criterion, div: [usize; 3], assembly_only: bool) 
 }
 
 criterion_group!(benches, bench_assembly);
-criterion_main!(benches);

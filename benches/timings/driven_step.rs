@@ -15,7 +15,7 @@
 //! Newton iterations only where the load makes the step more nonlinear: the
 //! counts are printed), and `top_prescribed` costs `top_fixed`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use emcontact::driver;
 use emcontact::dynamics::{State, Stepper};
 use std::hint::black_box;
@@ -110,4 +110,3 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);

@@ -2,12 +2,12 @@
 //! tet10, hex20 and hex27 (the generated boxes with their midside nodes
 //! added, `Mesh::to_second_order`), the energy-momentum (midpoint) and the
 //! end-point (Newmark) force, St. Venant–Kirchhoff. Run with `cargo bench
-//! --bench assembly_quadratic` (`RAYON_NUM_THREADS=1` for the per-core
+//! --bench timings -- assembly_quadratic/` (`RAYON_NUM_THREADS=1` for the per-core
 //! figures); DOLFINx's side of the comparison is `benches/
 //! dolfinx_p2_assembly.py` on the same meshes and quadrature. Under `cargo
 //! test` (no `--bench` flag) small meshes are used so the check is quick.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
 use emcontact::input;
@@ -72,7 +72,7 @@ fn bench_quadratic(c: &mut Criterion) {
             ("hex27", "hex8", false, [2, 2, 2]),
         ]
     };
-    let mut g = c.benchmark_group("assembly");
+    let mut g = c.benchmark_group("assembly_quadratic");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(10))
         .warm_up_time(Duration::from_secs(1));
@@ -129,4 +129,3 @@ fn bench_quadratic(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_quadratic);
-criterion_main!(benches);

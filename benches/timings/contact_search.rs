@@ -3,7 +3,7 @@
 //! points lying within ±0.4 h of it (h the face size; margin h). Reports the
 //! build time and ns per `closest_face` query (also printed once directly).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use emcontact::contact::search::SpatialHash;
 use emcontact::fe::ElementKind;
 use emcontact::mesh::Element;
@@ -109,4 +109,3 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);

@@ -22,15 +22,14 @@
 //! long for criterion samples), only with `CONTACT_STEP_FINE=1`
 //! (first-contact step) or `CONTACT_STEP_FINE=2` (both).
 
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+use criterion::{criterion_group, Criterion, SamplingMode};
 use emcontact::driver;
 use emcontact::dynamics::{State, StepReport, Stepper};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{cpu_seconds, input};
+use crate::common::{cpu_seconds, input};
 
 const DT: f64 = 0.1;
 
@@ -204,4 +203,3 @@ fn benches(c: &mut Criterion) {
 }
 
 criterion_group!(contact_step, benches);
-criterion_main!(contact_step);
