@@ -7,39 +7,12 @@
 use criterion::{criterion_group, Criterion};
 use emcontact::dynamics::System;
 use emcontact::fe::kernel::StressEval;
-use emcontact::input;
 use emcontact::linalg::SparseLu;
-use std::path::Path;
 use std::time::Duration;
 
+/// The hex8 box of the second-order benchmark's builder.
 fn model(div: [usize; 3]) -> emcontact::model::Model {
-    let text = format!(
-        r#"
-[problem]
-name = "bench"
-dimension = 3
-[time]
-dt = 0.01
-end = 0.01
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "b"
-min = [0.0, 0.0, 0.0]
-max = [{}, {}, {}]
-divisions = [{}, {}, {}]
-element = "hex8"
-[[body]]
-name = "b"
-group = "b"
-material = {{ model = "svk", young = 1000.0, poisson = 0.3, density = 1.0 }}
-[[boundary]]
-group = "b_zmin"
-fix = ["x", "y", "z"]
-"#,
-        div[0], div[1], div[2], div[0], div[1], div[2]
-    );
-    input::parse(Path::new("bench.toml"), &text).expect("bench model")
+    crate::assembly_quadratic::model_of(div, "hex8")
 }
 
 fn full_size() -> bool {

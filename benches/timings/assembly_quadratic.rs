@@ -14,7 +14,8 @@ use emcontact::input;
 use std::path::Path;
 use std::time::Duration;
 
-fn model_of(div: [usize; 3], element: &str) -> emcontact::model::Model {
+/// A fixed-base SVK box of `element`s (hex8 too: `assembly.rs`).
+pub(crate) fn model_of(div: [usize; 3], element: &str) -> emcontact::model::Model {
     let text = format!(
         r#"
 [problem]
