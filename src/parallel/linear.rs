@@ -33,6 +33,7 @@
 
 use super::local::LocalSystem;
 use super::partition::Layout;
+use super::petsc::ordering::NODE_ORDERING;
 use super::petsc::{Dense, GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
 use crate::input::budget;
 use crate::linalg::LinearMethod;
@@ -46,11 +47,13 @@ const DIRECT: Method = Method {
     ksp: "gmres",
     pc: "lu",
     factor_package: Some("mumps"),
+    ordering: None,
 };
 const ITERATIVE: Method = Method {
     ksp: "gmres",
     pc: "gamg",
     factor_package: None,
+    ordering: None,
 };
 
 /// The method `[solver] linear` asks for (`auto`: direct where the serial
@@ -156,7 +159,12 @@ impl<'p> Linear<'p> {
         layout: &Layout,
         local: &mut LocalSystem<D>,
     ) -> Result<Linear<'p>, LinearSetupError> {
-        let method = method(model);
+        let mut method = method(model);
+        if layout.ranks == 1 && method.factor_package == Some("mumps") {
+            // MUMPS on one rank takes the serial build's ordering (on
+            // several it orders the distributed matrix itself)
+            method.ordering = Some(NODE_ORDERING);
+        }
         if let Some(o) = &model.petsc_options {
             petsc
                 .set_options(o)
