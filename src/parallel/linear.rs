@@ -9,6 +9,10 @@
 //!   et al. 2001, SIAM J. Matrix Anal. Appl. 23(1)) of the step's first
 //!   matrix — the serial build's reuse policy: one factorization per step,
 //!   later Newton matrices of the step solved by GMRES on those factors;
+//!   on one rank in the serial build's fill-reducing order
+//!   ([`super::petsc::ordering`]: MUMPS's own PORD costs 1.3× its
+//!   operations), on several in MUMPS's own (PETSc hands MUMPS no ordering
+//!   there);
 //! * iterative: GMRES, right-preconditioned by GAMG (smoothed-aggregation
 //!   algebraic multigrid, Adams et al. 2004) with the rigid-body modes of
 //!   the step's start positions as its near null space, its hierarchy

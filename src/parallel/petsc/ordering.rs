@@ -69,27 +69,34 @@ unsafe fn order(mat: sys::Mat, row: *mut sys::IS, col: *mut sys::IS) -> Result<(
     let text = |e: super::PetscError| e.to_string();
     let mut bs: sys::PetscInt = 1;
     super::petsc!(MatGetBlockSize(mat, &mut bs)).map_err(text)?;
+    // the pattern of A + Aᵀ (symmetric: 1), rows from 0, one row per dof
+    // (not compressed: 0)
+    let (shift, symmetric, compressed) = (0, 1, 0);
+    let mut n: sys::PetscInt = 0;
+    let mut ia: *const sys::PetscInt = std::ptr::null();
+    let mut ja: *const sys::PetscInt = std::ptr::null();
+    let mut done: sys::PetscBool = 0;
+    super::petsc!(MatGetRowIJ(
+        mat, shift, symmetric, compressed, &mut n, &mut ia, &mut ja, &mut done
+    ))
+    .map_err(text)?;
+    if done == 0 {
+        return Err("the matrix gives no row structure".into());
+    }
     let positions = {
-        let mut n: sys::PetscInt = 0;
-        let mut ia: *const sys::PetscInt = std::ptr::null();
-        let mut ja: *const sys::PetscInt = std::ptr::null();
-        let mut done: sys::PetscBool = 0;
-        // the pattern of A + Aᵀ, rows from 0, one row per dof
-        super::petsc!(MatGetRowIJ(mat, 0, 1, 0, &mut n, &mut ia, &mut ja, &mut done))
-            .map_err(text)?;
-        if done == 0 {
-            return Err("the matrix gives no row structure".into());
-        }
-        let n = n as usize;
-        // SAFETY: ia has n + 1 entries, ja ia[n], both PETSc's until restored.
-        let ia_s = unsafe { std::slice::from_raw_parts(ia, n + 1) };
-        let ja_s = unsafe { std::slice::from_raw_parts(ja, ia_s[n] as usize) };
-        let bs = if bs > 0 && n % bs as usize == 0 { bs as usize } else { 1 };
-        let positions = dof_positions(ia_s, ja_s, bs);
-        super::petsc!(MatRestoreRowIJ(mat, 0, 1, 0, &mut (n as i32), &mut ia, &mut ja, &mut done))
-            .map_err(text)?;
-        positions?
+        let rows = n as usize;
+        // SAFETY: ia has rows + 1 entries, ja ia[rows], both PETSc's until
+        // restored below.
+        let ia = unsafe { std::slice::from_raw_parts(ia, rows + 1) };
+        let ja = unsafe { std::slice::from_raw_parts(ja, ia[rows] as usize) };
+        let whole_nodes = bs > 0 && rows % bs as usize == 0;
+        dof_positions(ia, ja, if whole_nodes { bs as usize } else { 1 })
     };
+    super::petsc!(MatRestoreRowIJ(
+        mat, shift, symmetric, compressed, &mut n, &mut ia, &mut ja, &mut done
+    ))
+    .map_err(text)?;
+    let positions = positions?;
     // SAFETY: the matrix's communicator, an array PETSc copies, two outputs.
     let comm = unsafe { sys::PetscObjectComm(mat as sys::PetscObject) };
     for is in [row, col] {
@@ -172,6 +179,26 @@ mod tests {
             let first = p[node * 3];
             assert_eq!(first % 3, 0, "a node's block starts a block");
             assert_eq!(&p[node * 3..node * 3 + 3], &[first, first + 1, first + 2]);
+        }
+    }
+
+    #[test]
+    fn gives_each_dof_its_position_in_the_serial_order() {
+        // MUMPS reads PERM_IN old → new: the inverse of the serial `fwd`
+        let (ia, ja) = path(600, 2);
+        let p = dof_positions(&ia, &ja, 2).unwrap();
+        let (col_ptr, row_idx) = {
+            let (ia1, ja1) = path(600, 1);
+            let c: Vec<usize> = ia1.iter().map(|&v| v as usize).collect();
+            (c, ja1.iter().map(|&v| v as usize).collect::<Vec<_>>())
+        };
+        let g = SymbolicSparseColMat::new_checked(600, 600, col_ptr, None, row_idx);
+        let (fwd, used) = node_ordering(g.as_ref(), LinearParams::default().ordering).unwrap();
+        assert_eq!(used, crate::linalg::FillOrdering::Metis, "600 nodes: METIS");
+        assert!(fwd.iter().enumerate().any(|(new, &old)| new != old));
+        for (new, &old) in fwd.iter().enumerate() {
+            assert_eq!(p[old * 2], (new * 2) as i32, "node {old}");
+            assert_eq!(p[old * 2 + 1], (new * 2 + 1) as i32, "node {old}");
         }
     }
 }
