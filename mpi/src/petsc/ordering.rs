@@ -13,8 +13,8 @@
 //! The ordering is computed here from the matrix handed over: its pattern
 //! (`A + Aᵀ`) compressed to the node graph (a node is a block of the
 //! matrix's block size, the dimension), ordered by
-//! [`crate::linalg::node_ordering`] with the serial LU's default
-//! ([`crate::linalg::LinearParams`]: METIS nested dissection from 500
+//! [`emcontact::linalg::node_ordering`] with the serial LU's default
+//! ([`emcontact::linalg::LinearParams`]: METIS nested dissection from 500
 //! nodes, postordered), each node's dofs kept together.
 //!
 //! PETSc's own factorizations read an ordering as `new → old` (row `k` of
@@ -24,7 +24,7 @@
 //! `PERM_IN`). This ordering is for MUMPS: it returns `old → new`.
 
 use super::sys;
-use crate::linalg::{node_ordering, LinearParams};
+use emcontact::linalg::{node_ordering, LinearParams};
 use faer::sparse::SymbolicSparseColMat;
 use std::ffi::CString;
 
@@ -194,7 +194,7 @@ mod tests {
         };
         let g = SymbolicSparseColMat::new_checked(600, 600, col_ptr, None, row_idx);
         let (fwd, used) = node_ordering(g.as_ref(), LinearParams::default().ordering).unwrap();
-        assert_eq!(used, crate::linalg::FillOrdering::Metis, "600 nodes: METIS");
+        assert_eq!(used, emcontact::linalg::FillOrdering::Metis, "600 nodes: METIS");
         assert!(fwd.iter().enumerate().any(|(new, &old)| new != old));
         for (new, &old) in fwd.iter().enumerate() {
             assert_eq!(p[old * 2], (new * 2) as i32, "node {old}");

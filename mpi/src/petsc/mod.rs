@@ -80,7 +80,7 @@ pub fn check(call: &'static str, code: sys::PetscErrorCode) -> Result<(), PetscE
 macro_rules! petsc {
     ($f:ident($($arg:expr),* $(,)?)) => {
         // SAFETY: see the caller's comment on the arguments.
-        $crate::parallel::petsc::check(stringify!($f), unsafe { $crate::parallel::petsc::sys::$f($($arg),*) })
+        $crate::petsc::check(stringify!($f), unsafe { $crate::petsc::sys::$f($($arg),*) })
     };
 }
 pub(crate) use petsc;

@@ -39,9 +39,9 @@ use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::ordering::NODE_ORDERING;
 use super::petsc::{Dense, GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
-use crate::input::budget;
-use crate::linalg::LinearMethod;
-use crate::model::Model;
+use emcontact::input::budget;
+use emcontact::linalg::LinearMethod;
+use emcontact::model::Model;
 
 /// Relative residual every solve reaches (as the serial build's solvers).
 pub const RTOL: f64 = 1e-12;
