@@ -115,7 +115,7 @@ unsafe fn order(mat: sys::Mat, row: *mut sys::IS, col: *mut sys::IS) -> Result<(
 /// The position of each dof in the elimination order (`old → new`) of the
 /// node graph of the scalar pattern `ia`, `ja` (CSR, symmetric) with `bs`
 /// dofs per node.
-fn dof_positions(ia: &[i32], ja: &[i32], bs: usize) -> Result<Vec<i32>, String> {
+pub fn dof_positions(ia: &[i32], ja: &[i32], bs: usize) -> Result<Vec<i32>, String> {
     let n = ia.len() - 1;
     let nodes = n / bs;
     // node graph: a node's neighbours are the nodes of its dofs' columns
@@ -147,58 +147,4 @@ fn dof_positions(ia: &[i32], ja: &[i32], bs: usize) -> Result<Vec<i32>, String> 
         }
     }
     Ok(positions)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A path of `nodes` nodes with `bs` dofs each, every dof coupled to
-    /// every dof of its node and of the neighbouring nodes.
-    fn path(nodes: usize, bs: usize) -> (Vec<i32>, Vec<i32>) {
-        let mut ia = vec![0];
-        let mut ja = Vec::new();
-        for i in 0..nodes * bs {
-            let node = i / bs;
-            for other in node.saturating_sub(1)..(node + 2).min(nodes) {
-                ja.extend((0..bs).map(|a| (other * bs + a) as i32));
-            }
-            ia.push(ja.len() as i32);
-        }
-        (ia, ja)
-    }
-
-    #[test]
-    fn keeps_a_nodes_dofs_together_in_a_permutation() {
-        let (ia, ja) = path(40, 3);
-        let p = dof_positions(&ia, &ja, 3).unwrap();
-        let mut sorted = p.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, (0..120).collect::<Vec<_>>());
-        for node in 0..40 {
-            let first = p[node * 3];
-            assert_eq!(first % 3, 0, "a node's block starts a block");
-            assert_eq!(&p[node * 3..node * 3 + 3], &[first, first + 1, first + 2]);
-        }
-    }
-
-    #[test]
-    fn gives_each_dof_its_position_in_the_serial_order() {
-        // MUMPS reads PERM_IN old → new: the inverse of the serial `fwd`
-        let (ia, ja) = path(600, 2);
-        let p = dof_positions(&ia, &ja, 2).unwrap();
-        let (col_ptr, row_idx) = {
-            let (ia1, ja1) = path(600, 1);
-            let c: Vec<usize> = ia1.iter().map(|&v| v as usize).collect();
-            (c, ja1.iter().map(|&v| v as usize).collect::<Vec<_>>())
-        };
-        let g = SymbolicSparseColMat::new_checked(600, 600, col_ptr, None, row_idx);
-        let (fwd, used) = node_ordering(g.as_ref(), LinearParams::default().ordering).unwrap();
-        assert_eq!(used, emcontact::linalg::FillOrdering::Metis, "600 nodes: METIS");
-        assert!(fwd.iter().enumerate().any(|(new, &old)| new != old));
-        for (new, &old) in fwd.iter().enumerate() {
-            assert_eq!(p[old * 2], (new * 2) as i32, "node {old}");
-            assert_eq!(p[old * 2 + 1], (new * 2 + 1) as i32, "node {old}");
-        }
-    }
 }

@@ -8,4 +8,5 @@ mod drive;
 mod errors;
 mod harness;
 mod ledgers;
+mod ordering;
 mod restart;
