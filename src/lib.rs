@@ -5,6 +5,7 @@
 //! gap `g ≥ 0` separated, `g < 0` penetrated; contact pressure `p_N ≥ 0`;
 //! per-contact local vectors ordered `[normal, tangent1, tangent2]`.
 
+pub mod cli;
 pub mod contact;
 pub mod curve;
 pub mod driver;
@@ -18,5 +19,3 @@ pub mod mesh;
 pub mod model;
 pub mod nonsmooth;
 pub mod output;
-#[cfg(feature = "mpi")]
-pub mod parallel;

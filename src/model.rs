@@ -189,8 +189,8 @@ pub struct Model {
     /// `--strict` refuses them.
     pub warnings: Vec<Warning>,
     /// `[solver] petsc_options`: PETSc options (`-ksp_type cg …`) for the
-    /// linear solver of the parallel build (`--features mpi`); no effect in
-    /// the serial build.
+    /// linear solver of the parallel program (`emcontact-mpi`, `mpi/`); no
+    /// effect in the serial one.
     pub petsc_options: Option<String>,
 }
 

@@ -84,7 +84,10 @@ const WORKLOADS: [(&str, fn()); 9] = [
 /// itself or a filter that starts with `name/` (a leading `^` allowed).
 fn names(arg: &str, name: &str) -> bool {
     let arg = arg.strip_prefix('^').unwrap_or(arg);
-    arg == name || arg.strip_prefix(name).is_some_and(|rest| rest.starts_with('/'))
+    arg == name
+        || arg
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 fn main() {

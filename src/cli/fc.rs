@@ -1,7 +1,7 @@
 //! `emcontact fc …`: list the solvers, solve one problem file, benchmark solvers,
 //! convert a Siconos text problem (`.dat`) to FCLIB HDF5. Problem files are FCLIB
 //! HDF5 or Siconos text, told apart by their content
-//! ([`emcontact::nonsmooth::files`]).
+//! ([`crate::nonsmooth::files`]).
 //!
 //! Exit codes: 0 the tolerance was reached; 1 a solver did not reach it (the last
 //! iterate is still written, and stderr says why); 2 bad input (missing or corrupt
@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use emcontact::nonsmooth::fclib::{self, FclibProblem, FclibSolution, ProblemInfo, SparseFormat};
-use emcontact::nonsmooth::files::{self, Format};
-use emcontact::nonsmooth::{self, Control, Info, SolveError};
+use crate::nonsmooth::fclib::{self, FclibProblem, FclibSolution, ProblemInfo, SparseFormat};
+use crate::nonsmooth::files::{self, Format};
+use crate::nonsmooth::{self, Control, Info, SolveError};
 
 #[derive(Debug, Clone, PartialEq, clap::Subcommand)]
 pub enum FcCommand {

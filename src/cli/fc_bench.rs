@@ -7,9 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use emcontact::nonsmooth::files;
-use emcontact::nonsmooth::profile::{self, Run};
-use emcontact::nonsmooth::{self, Control};
+use crate::nonsmooth::files;
+use crate::nonsmooth::profile::{self, Run};
+use crate::nonsmooth::{self, Control};
 
 use super::fc::{check_timeout, solve_problem};
 

@@ -56,7 +56,7 @@ pub struct StepControl {
 }
 
 /// What takes the steps the controller sizes: the serial [`Stepper`], and
-/// the distributed stepper of the parallel build (`src/parallel/`).
+/// the distributed stepper of the parallel program (`mpi/`).
 pub trait Steps {
     /// Advances `s0` by `dt`; on error the stepper's state is as before.
     fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError>;

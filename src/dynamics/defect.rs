@@ -47,7 +47,7 @@ pub struct Defect {
 /// (module docs), with the kinetic energies `k0`, `k1` at `t_n` and
 /// `t_{n+1}` (the updated velocities), and the strain energies at both
 /// ends from `strains` where the rest is too small.
-pub(crate) fn judge(
+pub fn judge(
     u: &UpdateOutcome,
     (k0, k1): (f64, f64),
     strains: impl FnOnce() -> Result<(f64, f64), StepError>,

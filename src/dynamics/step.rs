@@ -177,7 +177,7 @@ pub fn end_velocities(
 /// The contact figures of a converged step into `report`: active,
 /// sticking and slipping points, the largest penetration, and the
 /// frictional work dissipated, `Δt Σ w j D`.
-pub(crate) fn contact_statistics(contacts: &ContactSet, dt: f64, report: &mut StepReport) {
+pub fn contact_statistics(contacts: &ContactSet, dt: f64, report: &mut StepReport) {
     for pt in contacts.points() {
         let ev = pt.eval;
         // the depth of either surface in the other: a measuring pass's

@@ -398,12 +398,12 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         .petsc_options
         .as_ref()
         .map(|o| o.get_ref().trim().to_string());
-    #[cfg(not(feature = "mpi"))]
+    // the parallel program (`emcontact-mpi`) drops this warning
     if let Some(o) = &raw.solver.petsc_options {
         warnings.push(Warning {
             key: "solver.petsc_options".into(),
             line: Some(ctx.line_of(o.span())),
-            message: "has no effect in this build: PETSc solves only in the parallel build (cargo build --features mpi, docs/parallel.md)".into(),
+            message: "has no effect in this build: PETSc solves only in the parallel program, emcontact-mpi (docs/parallel.md)".into(),
         });
     }
 

@@ -10,7 +10,7 @@ use crate::dynamics::step::{StepError, StepReport, Stepper};
 
 /// How a correction was taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Taken {
+pub enum Taken {
     /// On the factors of its own matrix (or the linear solver's reuse).
     Full,
     /// A chord iteration of the condensed path.

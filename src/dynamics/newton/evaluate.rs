@@ -10,7 +10,7 @@ fn norm(v: &[f64]) -> f64 {
 
 /// Residual size at one iterate.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Eval {
+pub struct Eval {
     pub norm: f64,
     pub scale: f64,
     /// The residual's round-off floor (`NewtonPolicy::round_off_floor ·

@@ -37,9 +37,9 @@ mod search;
 
 use active::{ActiveSet, Cycling};
 use chord::Chord;
-pub(crate) use correct::Taken;
+pub use correct::Taken;
 use energy::StepEnergy;
-pub(crate) use evaluate::Eval;
+pub use evaluate::Eval;
 use policy::NewtonPolicy;
 
 use super::step::{State, StepError, StepReport, Stepper};
@@ -69,7 +69,7 @@ impl NewtonScratch {
 /// What Newton's loop asks of the discrete step it solves. Every figure it
 /// returns is the whole problem's (on several ranks: reduced over them in a
 /// fixed order), so every rank takes the same decisions.
-pub(crate) trait StepProblem {
+pub trait StepProblem {
     /// The contact pairs (every rank holds all of them).
     fn contacts(&self) -> &ContactSet;
     fn policy(&self) -> &NewtonPolicy;
@@ -139,7 +139,7 @@ impl<const D: usize> Stepper<D> {
 
 /// Newton's method on `x1` (from its current value) for the step `pb`; see
 /// the module docs.
-pub(crate) fn solve<P: StepProblem>(
+pub fn solve<P: StepProblem>(
     pb: &mut P,
     s0: &State,
     x1: &mut Vec<f64>,

@@ -1,5 +1,5 @@
 //! A rank's part of the discrete system: the serial build's
-//! [`System`](crate::dynamics::System) of its own elements over its local
+//! [`System`](emcontact::dynamics::System) of its own elements over its local
 //! nodes (owned, then ghosts), so that the element kernels, the coloured
 //! assembly and the mass are the serial code's, plus what turns local
 //! contributions into global ones:
@@ -17,10 +17,10 @@
 
 use super::partition::{body_elements, Layout};
 use super::petsc::{GhostVec, Petsc, PetscError};
-use crate::dynamics::system::SetupError;
-use crate::dynamics::System;
-use crate::mesh::{Element, Group, Mesh};
-use crate::model::Model;
+use emcontact::dynamics::system::SetupError;
+use emcontact::dynamics::System;
+use emcontact::mesh::{Element, Group, Mesh};
+use emcontact::model::Model;
 
 /// A rank's system and the maps between local and global.
 pub struct LocalSystem<const D: usize> {

@@ -7,10 +7,10 @@ use crate::harness::{assert_same_run, history, input, mpirun, run_ranks_summary,
 use emcontact::output::CsvTable;
 use std::path::{Path, PathBuf};
 
-/// The coarse friction blocks (`tests/common/models/blocks_coarse.toml`)
+/// The coarse friction blocks (the suite's `tests/common/models/blocks_coarse.toml`)
 /// at μ = 0.8, with `solver` and `output` lines.
 fn blocks(solver: &str, output: &str) -> String {
-    let dir = env!("CARGO_MANIFEST_DIR");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let text = std::fs::read_to_string(format!("{dir}/tests/common/models/blocks_coarse.toml"))
         .expect("the coarse blocks");
     assert!(text.contains("friction = 0.2"), "{text}");

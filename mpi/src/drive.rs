@@ -22,11 +22,11 @@
 use super::comm::World;
 use super::local::LocalSystem;
 use super::partition::{body_elements, Layout};
-use crate::dynamics::drive::Drive;
-use crate::dynamics::loads::Loads;
-use crate::dynamics::prescribed::Prescribed;
-use crate::mesh::Element;
-use crate::model::{LoadKind, Model};
+use emcontact::dynamics::drive::Drive;
+use emcontact::dynamics::loads::Loads;
+use emcontact::dynamics::prescribed::Prescribed;
+use emcontact::mesh::Element;
+use emcontact::model::{LoadKind, Model};
 use std::collections::HashSet;
 
 /// The drive of `model` on this rank's local nodes; `gravity` is `m_A g`

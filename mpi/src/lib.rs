@@ -1,5 +1,5 @@
-//! The parallel build (`cargo build --release --features mpi`): the same
-//! analysis on several processes, `mpirun -n N emcontact run model.toml`.
+//! The parallel program (`cargo build --release -p emcontact-mpi`): the same
+//! analysis on several processes, `mpirun -n N emcontact-mpi run model.toml`.
 //!
 //! The pipeline of a run, one module each:
 //!
@@ -40,8 +40,8 @@ pub mod stepper;
 
 pub use run::{peak_memory, run, RunFailure};
 
-use crate::input::budget::{self, Size};
-use crate::model::Model;
+use emcontact::input::budget::{self, Size};
+use emcontact::model::Model;
 
 /// MPI for the whole process: initialized first thing in `main`, finalized
 /// when dropped (after PETSc, which [`run()`] initializes and finalizes).
@@ -132,9 +132,9 @@ pub fn check_lines(model: &Model) -> Vec<String> {
         model.dim,
         size,
         if direct {
-            crate::linalg::LinearMethod::Direct
+            emcontact::linalg::LinearMethod::Direct
         } else {
-            crate::linalg::LinearMethod::Iterative
+            emcontact::linalg::LinearMethod::Iterative
         },
     );
     let mesh = size.nodes * 64.0 + size.elements * (16.0 + 8.0 * size.per_element);

@@ -1,5 +1,5 @@
-//! The parallel build's tests (`cargo test --release --features mpi --test
-//! parallel`): the binary run by `mpirun` on 1 and 2 ranks against the
+//! The parallel program's tests (`cargo test --release -p emcontact-mpi`):
+//! `emcontact-mpi` run by `mpirun` on 1 and 2 ranks against the
 //! serial driver of the same library, the restart, and the errors that
 //! must stop every rank.
 
@@ -8,4 +8,5 @@ mod drive;
 mod errors;
 mod harness;
 mod ledgers;
+mod ordering;
 mod restart;

@@ -24,11 +24,11 @@
 use super::comm::World;
 use super::linear::{Linear, LinearError};
 use super::partition::Layout;
-use crate::contact::enforce::NewtonSolves;
-use crate::contact::surface::Master;
-use crate::contact::ContactSet;
-use crate::linalg::{BlockPattern, LinearSolveError};
-use crate::model::Model;
+use emcontact::contact::enforce::NewtonSolves;
+use emcontact::contact::surface::Master;
+use emcontact::contact::ContactSet;
+use emcontact::linalg::{BlockPattern, LinearSolveError};
+use emcontact::model::Model;
 
 /// Mesh-sized vectors from the ranks' owned entries: who owns each mesh
 /// node, and where it sits among a rank's local nodes.

@@ -8,15 +8,15 @@
 
 use super::contact::{mesh_fixed, surface_dofs, ContactBlocks, MeshGather, RankSolves};
 use super::stepper::{linear_error, Distributed};
-use crate::contact::enforce::{self, EnforceOptions};
-use crate::contact::update::{self, MassInverse, UpdateOutcome};
-use crate::contact::{ContactSet, EvalOptions};
-use crate::dynamics::defect;
-use crate::dynamics::{
+use emcontact::contact::enforce::{self, EnforceOptions};
+use emcontact::contact::update::{self, MassInverse, UpdateOutcome};
+use emcontact::contact::{ContactSet, EvalOptions};
+use emcontact::dynamics::defect;
+use emcontact::dynamics::{
     restored_contacts, RestoreError, State, StepError, StepReport, StepperSnapshot,
 };
-use crate::linalg::LinearSolveError;
-use crate::model::Model;
+use emcontact::linalg::LinearSolveError;
+use emcontact::model::Model;
 
 /// A run with contact: the maps and mesh-sized vectors of the replicated
 /// contact set.
@@ -293,12 +293,15 @@ impl<const D: usize> Distributed<'_, D> {
 
     /// The contact state of a checkpoint: the couplings of the contact
     /// blocks and every pair's memory (the same on every rank).
-    pub fn contact_snapshot(&self) -> (Vec<Vec<usize>>, Vec<crate::dynamics::PairSnapshot>) {
+    pub fn contact_snapshot(&self) -> (Vec<Vec<usize>>, Vec<emcontact::dynamics::PairSnapshot>) {
         let couplings = self
             .gathered
             .as_ref()
             .map_or_else(Vec::new, |g| g.blocks.couplings.clone());
-        (couplings, crate::dynamics::pair_snapshots(&self.contacts))
+        (
+            couplings,
+            emcontact::dynamics::pair_snapshots(&self.contacts),
+        )
     }
 
     /// Puts the contact state of `snap` into this (freshly set-up) stepper:

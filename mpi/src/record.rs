@@ -9,15 +9,17 @@
 
 use super::ledger::{self, Support};
 use super::stepper::Distributed;
-use crate::driver::checkpoint::{self, StateData};
-use crate::driver::ledger::StepLedger;
-use crate::driver::record::RecordSnapshot;
-use crate::driver::{
+use emcontact::driver::checkpoint::{self, StateData};
+use emcontact::driver::ledger::StepLedger;
+use emcontact::driver::record::RecordSnapshot;
+use emcontact::driver::{
     write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS,
 };
-use crate::dynamics::{Measures, State, StepError, StepReport, StepperSnapshot, SNAPSHOT_VERSION};
-use crate::model::Model;
-use crate::output::{write_atomic, CsvWriter, OutputError, Pvd};
+use emcontact::dynamics::{
+    Measures, State, StepError, StepReport, StepperSnapshot, SNAPSHOT_VERSION,
+};
+use emcontact::model::Model;
+use emcontact::output::{write_atomic, CsvWriter, OutputError, Pvd};
 use std::path::{Path, PathBuf};
 
 const HISTORY: &str = "history.csv";
@@ -164,7 +166,7 @@ impl Recorder {
         t: f64,
         dt: f64,
         m: &Measures,
-        bodies: &[crate::dynamics::measures::BodyMeasures],
+        bodies: &[emcontact::dynamics::measures::BodyMeasures],
         r: &StepReport,
         l: &StepLedger,
         reactions: Option<&[[f64; 6]]>,
@@ -175,7 +177,9 @@ impl Recorder {
         };
         files
             .history
-            .row(&crate::driver::record::history_values(t, dt, m, b, r, l))?;
+            .row(&emcontact::driver::record::history_values(
+                t, dt, m, b, r, l,
+            ))?;
         for (name, bm) in self.body_names.iter().zip(bodies) {
             files.bodies.row_with_text(1, name, &bm.row(t))?;
         }
@@ -205,7 +209,7 @@ impl Recorder {
         let everywhere = st.world.first_set(!fixed).is_none();
         write_frame(
             &st.local.sys,
-            &crate::contact::ContactSet::default(),
+            &emcontact::contact::ContactSet::default(),
             s,
             reaction,
             &self.out.join(piece(st.layout.rank)),
@@ -263,7 +267,7 @@ impl Recorder {
         };
         Checkpoint {
             version: checkpoint::CHECKPOINT_VERSION,
-            model: crate::driver::model_key(model),
+            model: emcontact::driver::model_key(model),
             state,
             stepper: StepperSnapshot {
                 version: SNAPSHOT_VERSION,

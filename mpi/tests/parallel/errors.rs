@@ -1,6 +1,6 @@
-//! Inputs the parallel build refuses: every rank stops with exit code 2 and
-//! the message names the cause (no rank hangs: `harness::mpirun` fails the
-//! test after its timeout).
+//! Inputs the parallel program refuses (every rank stops with exit code 2 and
+//! the message names the cause; no rank hangs: `harness::mpirun` fails the
+//! test after its timeout), and the key only it takes without a warning.
 
 use crate::harness::{bar, input, mpirun};
 
@@ -64,11 +64,37 @@ fn more_ranks_than_elements_stop_every_rank() {
 /// with `M`: not available across ranks yet.
 #[test]
 fn contact_with_a_consistent_mass_on_two_ranks_stops_every_rank() {
-    let dir = env!("CARGO_MANIFEST_DIR");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let text = std::fs::read_to_string(format!("{dir}/inputs/ring_impact.toml")).unwrap();
     let err = refused(2, &text);
     assert!(
         err.contains("contact with a consistent mass") && err.contains("mass = \"lumped\""),
         "{err}"
     );
+}
+
+/// `solver.petsc_options` is the parallel program's: the library's input
+/// warns that it has no effect (what the serial program prints, and
+/// refuses with `--strict`), `emcontact-mpi check --strict` accepts it.
+#[test]
+fn petsc_options_are_warned_about_only_where_petsc_does_not_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = input(
+        dir.path(),
+        "m.toml",
+        &model(r#"petsc_options = "-ksp_rtol 1e-9""#, "[4, 1, 1]"),
+    );
+    let serial = emcontact::input::load(&p).expect("a valid input");
+    assert!(
+        serial
+            .warnings
+            .iter()
+            .any(|w| w.key == "solver.petsc_options"),
+        "{:?}",
+        serial.warnings
+    );
+    let o = mpirun(1, &["check", "--strict", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("petsc_options"), "{err}");
 }

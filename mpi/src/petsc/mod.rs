@@ -11,6 +11,7 @@
 //! traceback on every rank). Collective calls fail on every rank alike, so
 //! callers can stop every rank with the same message.
 
+pub mod ordering;
 pub mod sys;
 
 use std::ffi::{CStr, CString};
@@ -79,7 +80,7 @@ pub fn check(call: &'static str, code: sys::PetscErrorCode) -> Result<(), PetscE
 macro_rules! petsc {
     ($f:ident($($arg:expr),* $(,)?)) => {
         // SAFETY: see the caller's comment on the arguments.
-        $crate::parallel::petsc::check(stringify!($f), unsafe { $crate::parallel::petsc::sys::$f($($arg),*) })
+        $crate::petsc::check(stringify!($f), unsafe { $crate::petsc::sys::$f($($arg),*) })
     };
 }
 pub(crate) use petsc;
@@ -108,6 +109,7 @@ impl Petsc {
             Some(record_error),
             std::ptr::null_mut()
         ))?;
+        ordering::register()?;
         Ok(Petsc { _private: () })
     }
 
@@ -451,6 +453,9 @@ pub struct Method {
     pub pc: &'static str,
     /// The factorization package of `lu`/`cholesky` (`mumps`).
     pub factor_package: Option<&'static str>,
+    /// The factorization's fill-reducing ordering (a PETSc ordering name,
+    /// [`ordering::NODE_ORDERING`] say); `None`: the package's own.
+    pub ordering: Option<&'static str>,
 }
 
 /// The outcome of one linear solve.
@@ -494,6 +499,10 @@ impl<'p> Krylov<'p> {
         if let Some(package) = defaults.factor_package {
             let package = CString::new(package).expect("no NUL");
             petsc!(PCFactorSetMatSolverType(pc, package.as_ptr()))?;
+        }
+        if let Some(ordering) = defaults.ordering {
+            let ordering = CString::new(ordering).expect("no NUL");
+            petsc!(PCFactorSetMatOrderingType(pc, ordering.as_ptr()))?;
         }
         petsc!(KSPSetTolerances(
             k.ksp,

@@ -8,13 +8,13 @@ use super::partition::{partition, PartitionError};
 use super::petsc::{GhostVec, Petsc, PetscError};
 use super::record::{local_state, Recorder, StepOrOutput};
 use super::stepper::Distributed;
-use crate::driver::{
+use emcontact::driver::{
     model_key, outdir, Checkpoint, CheckpointError, OutputDirError, Progress, RunError, RunOptions,
     RunSummary, StepControl,
 };
-use crate::dynamics::{State, StepError};
-use crate::model::{Integrator, MassKind, Model};
-use crate::output::{self, OutputError};
+use emcontact::dynamics::{State, StepError};
+use emcontact::model::{Integrator, MassKind, Model};
+use emcontact::output::{self, OutputError};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -88,9 +88,9 @@ fn unsupported(model: &Model, ranks: usize) -> Option<String> {
 /// path once the points that may touch reach the policy's crossover, which
 /// a model whose pairs have that many slave points may do.
 fn contact_unsupported(model: &Model) -> Option<String> {
-    use crate::model::ContactSystem;
-    let crossover = crate::dynamics::policy::NewtonPolicy::default().saddle_min_points;
-    let points: usize = crate::contact::ContactSet::new(model, model.dim)
+    use emcontact::model::ContactSystem;
+    let crossover = emcontact::dynamics::policy::NewtonPolicy::default().saddle_min_points;
+    let points: usize = emcontact::contact::ContactSet::new(model, model.dim)
         .map(|set| {
             set.pairs()
                 .iter()
@@ -125,7 +125,7 @@ pub fn run(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunFailure> {
         return Err(RunFailure::Input(m));
     }
     if !model.contacts.is_empty() && world.size == 1 {
-        return Ok(crate::driver::run(model, opts)?);
+        return Ok(emcontact::driver::run(model, opts)?);
     }
     let petsc = Petsc::initialize()?;
     let result = match model.dim {
@@ -369,7 +369,7 @@ fn run_dim<const D: usize>(
             .join(", "),
         peaks
             .iter()
-            .map(|&b| crate::input::budget::human(b))
+            .map(|&b| emcontact::input::budget::human(b))
             .collect::<Vec<_>>()
             .join(", ")
     );

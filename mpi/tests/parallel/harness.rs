@@ -16,7 +16,7 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
     let mut child = Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe", "-n"])
         .arg(ranks.to_string())
-        .arg(env!("CARGO_BIN_EXE_emcontact"))
+        .arg(env!("CARGO_BIN_EXE_emcontact-mpi"))
         .args(args)
         .env("RAYON_NUM_THREADS", "1")
         .stdout(Stdio::piped())

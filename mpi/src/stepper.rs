@@ -40,19 +40,19 @@ use super::linear::{Linear, LinearError};
 use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
-use crate::contact::{ContactSet, EvalOptions};
-use crate::driver::Steps;
-use crate::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
-use crate::dynamics::newton::{
+use emcontact::contact::{ContactSet, EvalOptions};
+use emcontact::driver::Steps;
+use emcontact::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
+use emcontact::dynamics::newton::{
     self, policy::NewtonPolicy, Eval, NewtonScratch, StepProblem, Taken,
 };
-use crate::dynamics::prescribed::Jump;
-use crate::dynamics::step::contact_statistics;
-use crate::dynamics::step::end_velocities;
-use crate::dynamics::{State, StepError, StepReport};
-use crate::fe::kernel::{KernelError, StressEval};
-use crate::linalg::LinearSolveError;
-use crate::model::{Integrator, Model, SolverParams};
+use emcontact::dynamics::prescribed::Jump;
+use emcontact::dynamics::step::contact_statistics;
+use emcontact::dynamics::step::end_velocities;
+use emcontact::dynamics::{State, StepError, StepReport};
+use emcontact::fe::kernel::{KernelError, StressEval};
+use emcontact::linalg::LinearSolveError;
+use emcontact::model::{Integrator, Model, SolverParams};
 
 /// Where a distributed stepper's time went.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -9,11 +9,11 @@
 //! step's states are.
 
 use super::stepper::Distributed;
-use crate::driver::ledger::StepLedger;
-use crate::dynamics::measures::BodyMeasures;
-use crate::dynamics::{Measures, State, StepError, StepReport};
-use crate::linalg::LinearSolveError;
-use crate::model::{Integrator, Model};
+use emcontact::driver::ledger::StepLedger;
+use emcontact::dynamics::measures::BodyMeasures;
+use emcontact::dynamics::{Measures, State, StepError, StepReport};
+use emcontact::linalg::LinearSolveError;
+use emcontact::model::{Integrator, Model};
 
 /// Global sums per state: kinetic, strain, gravity, L (3), J (3), the two scales.
 const GLOBAL: usize = 11;

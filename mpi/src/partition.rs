@@ -18,8 +18,8 @@
 //! parallel run's files.
 
 use super::comm::World;
-use crate::mesh::Element;
-use crate::model::Model;
+use emcontact::mesh::Element;
+use emcontact::model::Model;
 
 /// One body element in the serial build's order (bodies in input order,
 /// each body's group in mesh order): the order of `dynamics::System`.

@@ -9,6 +9,10 @@
 //!   et al. 2001, SIAM J. Matrix Anal. Appl. 23(1)) of the step's first
 //!   matrix — the serial build's reuse policy: one factorization per step,
 //!   later Newton matrices of the step solved by GMRES on those factors;
+//!   on one rank in the serial build's fill-reducing order
+//!   ([`super::petsc::ordering`]: MUMPS's own PORD costs 1.3× its
+//!   operations), on several in MUMPS's own (PETSc hands MUMPS no ordering
+//!   there);
 //! * iterative: GMRES, right-preconditioned by GAMG (smoothed-aggregation
 //!   algebraic multigrid, Adams et al. 2004) with the rigid-body modes of
 //!   the step's start positions as its near null space, its hierarchy
@@ -33,10 +37,11 @@
 
 use super::local::LocalSystem;
 use super::partition::Layout;
+use super::petsc::ordering::NODE_ORDERING;
 use super::petsc::{Dense, GhostVec, Krylov, Matrix, Method, Petsc, PetscError};
-use crate::input::budget;
-use crate::linalg::LinearMethod;
-use crate::model::Model;
+use emcontact::input::budget;
+use emcontact::linalg::LinearMethod;
+use emcontact::model::Model;
 
 /// Relative residual every solve reaches (as the serial build's solvers).
 pub const RTOL: f64 = 1e-12;
@@ -46,11 +51,13 @@ const DIRECT: Method = Method {
     ksp: "gmres",
     pc: "lu",
     factor_package: Some("mumps"),
+    ordering: None,
 };
 const ITERATIVE: Method = Method {
     ksp: "gmres",
     pc: "gamg",
     factor_package: None,
+    ordering: None,
 };
 
 /// The method `[solver] linear` asks for (`auto`: direct where the serial
@@ -156,7 +163,12 @@ impl<'p> Linear<'p> {
         layout: &Layout,
         local: &mut LocalSystem<D>,
     ) -> Result<Linear<'p>, LinearSetupError> {
-        let method = method(model);
+        let mut method = method(model);
+        if layout.ranks == 1 && method.factor_package == Some("mumps") {
+            // MUMPS on one rank takes the serial build's ordering (on
+            // several it orders the distributed matrix itself)
+            method.ordering = Some(NODE_ORDERING);
+        }
         if let Some(o) = &model.petsc_options {
             petsc
                 .set_options(o)
