@@ -2,5 +2,5 @@
 #include <petscksp.h>
 #include <petscversion.h>
 #if PETSC_VERSION_MAJOR != 3 || PETSC_VERSION_MINOR != 18
-#error "the binding of src/parallel/petsc is written for PETSc 3.18"
+#error "the binding of mpi/src/petsc is written for PETSc 3.18"
 #endif
