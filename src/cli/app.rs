@@ -121,11 +121,20 @@ fn run_serial(model: &Model, opts: &RunOptions) -> Result<RunSummary, Failure> {
 /// `backend`; the exit code as the module's documentation gives it.
 pub fn main(backend: &Backend) -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let matches = Cli::command()
+    // clap's errors, help and version returned, not exited: the parallel
+    // program finalizes MPI on return (an exit before it is an abort to mpirun)
+    let parsed = Cli::command()
         .name(backend.name)
         .bin_name(backend.name)
-        .get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
     let code = match cli.command {
         Command::Run {
             input,

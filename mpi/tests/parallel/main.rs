@@ -9,4 +9,5 @@ mod errors;
 mod harness;
 mod ledgers;
 mod ordering;
+mod program;
 mod restart;
