@@ -3,7 +3,9 @@
 //! and its leading edge sticks) on 2 ranks against the serial driver, a
 //! restart on 2 ranks, and the saddle-point path refused.
 
-use crate::harness::{assert_same_run, history, input, mpirun, run_ranks_summary, run_serial};
+use crate::harness::{
+    self, assert_same_files, assert_same_run, history, input, mpirun, run_ranks_summary, run_serial,
+};
 use emcontact::output::CsvTable;
 use std::path::{Path, PathBuf};
 
@@ -79,30 +81,7 @@ fn full_and_restarted(dir: &Path, linear: &str) -> (PathBuf, PathBuf) {
         let solver = format!("linear = \"{linear}\"");
         blocks(&solver, "every = 1\ncheckpoint_every = 2").replace("end = 0.6", end)
     };
-    let full = input(dir, "full.toml", &model("end = 0.6"));
-    let short = input(dir, "short.toml", &model("end = 0.4"));
-    let (a, b) = (dir.join("a"), dir.join("b"));
-    let run = |input: &Path, flag: &str, out: &Path| {
-        let o = mpirun(
-            2,
-            &[
-                "run",
-                input.to_str().unwrap(),
-                flag,
-                out.to_str().unwrap(),
-                "-q",
-            ],
-        );
-        assert!(
-            o.status.success(),
-            "{linear}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    };
-    run(&full, "--out", &a);
-    run(&short, "--out", &b);
-    run(&full, "--restart", &b);
-    (a, b)
+    harness::full_and_restarted(dir, &model("end = 0.6"), &model("end = 0.4"), linear)
 }
 
 /// GAMG repeats its own bits: the restarted run writes the uninterrupted
@@ -112,20 +91,18 @@ fn full_and_restarted(dir: &Path, linear: &str) -> (PathBuf, PathBuf) {
 fn a_restart_of_the_friction_blocks_on_two_ranks_continues_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = full_and_restarted(dir.path(), "iterative");
-    for f in [
-        "history.csv",
-        "bodies.csv",
-        "reactions.csv",
-        "blocks.pvd",
-        "blocks_00006.pvtu",
-        "blocks_00006_00001.vtu",
-    ] {
-        assert_eq!(
-            std::fs::read(a.join(f)).unwrap(),
-            std::fs::read(b.join(f)).unwrap(),
-            "{f} differs after the restart"
-        );
-    }
+    assert_same_files(
+        &a,
+        &b,
+        &[
+            "history.csv",
+            "bodies.csv",
+            "reactions.csv",
+            "blocks.pvd",
+            "blocks_00006.pvtu",
+            "blocks_00006_00001.vtu",
+        ],
+    );
 }
 
 /// MUMPS on several ranks schedules its work at run time: the restart

@@ -199,3 +199,45 @@ angular_velocity = [0.5, 1.0, 2.0]
 "#
     )
 }
+
+/// The run of `full` into `dir/a`; the run of `short` (the same model to an
+/// earlier end, with a checkpoint on the way) into `dir/b` continued by
+/// `--restart` with `full`; both on 2 ranks. Panics (naming `what`) unless
+/// every run exits 0.
+pub fn full_and_restarted(dir: &Path, full: &str, short: &str, what: &str) -> (PathBuf, PathBuf) {
+    let full = input(dir, "full.toml", full);
+    let short = input(dir, "short.toml", short);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let run = |input: &Path, flag: &str, out: &Path| {
+        let o = mpirun(
+            2,
+            &[
+                "run",
+                input.to_str().unwrap(),
+                flag,
+                out.to_str().unwrap(),
+                "-q",
+            ],
+        );
+        assert!(
+            o.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&full, "--out", &a);
+    run(&short, "--out", &b);
+    run(&full, "--restart", &b);
+    (a, b)
+}
+
+/// Asserts that each of `files` is the same, byte for byte, in `a` and `b`.
+pub fn assert_same_files(a: &Path, b: &Path, files: &[&str]) {
+    for f in files {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f} differs after the restart"
+        );
+    }
+}
