@@ -15,12 +15,16 @@
 //! upper bound is every slave of those pairs.
 //!
 //! **Condensed path** ([`crate::contact::enforce::condensed`]), `m = D·P`
-//! for `P` points: `W` dense (`8 m²` bytes), its triplet list (`24 m²`,
-//! alive while the library solves), the library's sparse copy of `W`
-//! (`16 m²`), and the Newton Jacobian: dense (`8 m²`) up to 4,000
-//! unknowns, else a sparse LU of a dense pattern (its matrix `16 m²` and
-//! factors `16 m²`); plus the block of right-hand sides that builds `W`
-//! (`8 n · min(256, 2²⁵/n, m)`). That is `56 m²` and `80 m²` bytes.
+//! unknowns for `P` points, counted from the code: `W` dense (`8 m²`
+//! bytes), its triplet list (`24 m²`, alive while the library solves),
+//! the library's problem (`W` in columns and in rows, `16 m²` each, and
+//! its `D × D` blocks by rows, `9 m²`), and the Newton Jacobian, dense
+//! (`8 m²`) up to 4,000 unknowns: `81 m²`. Above 4,000 the library
+//! factors a sparse Jacobian of a dense pattern (pattern, values, faer's
+//! LU and its scratch): `60 m²` more, calibrated on the 32² scaling model
+//! (`m` = 4,185: 2.86 GB peak; docs/decisions/contact-memory.md). Plus
+//! the block of right-hand sides that builds `W` (`8 n · min(256, 2²⁵/n,
+//! m)` for `n` dofs) and the factors' growth by the contact couplings.
 //!
 //! **Saddle path** ([`crate::contact::enforce::saddle`]): the augmented
 //! pattern built as the run builds it (the bodies' pattern with the
@@ -59,11 +63,25 @@ pub struct ContactBudget {
     pub bytes: f64,
 }
 
+/// Bytes per `W` entry of the condensed problem with a dense Jacobian
+/// (module docs: `W`, its triplets, the library's three copies, `J`).
+const DENSE_BYTES_PER_ENTRY: f64 = 81.0;
+/// Bytes per `W` entry the library's sparse Jacobian adds above
+/// [`DENSE_JACOBIAN_MAX`] unknowns (calibrated, module docs).
+const SPARSE_JACOBIAN_BYTES_PER_ENTRY: f64 = 60.0;
+/// The library's Newton factors its Jacobian densely up to this many
+/// unknowns (`nonsmooth::global::nsn`'s `DENSE_MAX`).
+const DENSE_JACOBIAN_MAX: usize = 4000;
+
 /// Bytes of the condensed path's dense problem of `m` unknowns on a model
 /// of `n` dofs (module docs).
 pub fn condensed_bytes(m: usize, n: usize) -> f64 {
     let mf = m as f64;
-    let per_entry = if m <= 4000 { 56.0 } else { 80.0 };
+    let per_entry = if m <= DENSE_JACOBIAN_MAX {
+        DENSE_BYTES_PER_ENTRY
+    } else {
+        DENSE_BYTES_PER_ENTRY + SPARSE_JACOBIAN_BYTES_PER_ENTRY
+    };
     let block = 256.min((1usize << 25) / n.max(1)).max(1).min(m);
     per_entry * mf * mf + 8.0 * (n * block) as f64
 }
