@@ -11,20 +11,27 @@
 //! that closest point (a closing motion), and the run's broad phase is run
 //! on that motion: the points it reaches, each with the master nodes it
 //! may reach, and the contact couplings of the bodies' pattern, as at the
-//! first-contact step. Against a rigid master every slave counts. The
-//! upper bound is every slave of those pairs.
+//! first-contact step. Against a plane every slave is moved onto it;
+//! against another rigid surface the run's own test at the start counts
+//! (slaves within a few face sizes of it). The upper bound is every slave
+//! of those pairs.
 //!
 //! **Condensed path** ([`crate::contact::enforce::condensed`]), `m = D·P`
-//! unknowns for `P` points, counted from the code: `W` dense (`8 m²`
-//! bytes), its triplet list (`24 m²`, alive while the library solves),
-//! the library's problem (`W` in columns and in rows, `16 m²` each, and
-//! its `D × D` blocks by rows, `9 m²`), and the Newton Jacobian, dense
-//! (`8 m²`) up to 4,000 unknowns: `81 m²`. Above 4,000 the library
-//! factors a sparse Jacobian of a dense pattern (pattern, values, faer's
-//! LU and its scratch): `60 m²` more, calibrated on the 32² scaling model
-//! (`m` = 4,185: 2.86 GB peak; docs/decisions/contact-memory.md). Plus
-//! the block of right-hand sides that builds `W` (`8 n · min(256, 2²⁵/n,
-//! m)` for `n` dofs) and the factors' growth by the contact couplings.
+//! unknowns for `P` points: 150 bytes per entry of the dense `m × m`
+//! problem, calibrated on measurement because part of it is not ours to
+//! count. Counted from the code: `W` dense (8 bytes), its triplet list (24,
+//! alive while the library solves), the library's problem (`W` by columns
+//! and by rows, 16 each, its `D × D` blocks by rows, 9) and the Newton
+//! Jacobian (8 dense up to 4,000 unknowns, a sparse LU of a dense pattern
+//! above): 81. On top, where a two-pass subproblem stalls (both scaling
+//! models measured did at first contact) the retry without the second
+//! pass builds its own triplets, copies and Jacobian while the first
+//! problem is alive (about 0.65 of its entries again), and faer's
+//! conversions take temporaries. Measured 24² (m = 2,343, dense Jacobian):
+//! 162 bytes per entry; 32² (m = 4,185, sparse): 133
+//! (docs/decisions/contact-memory.md). Plus the block of right-hand sides
+//! that builds `W` (`8 n · min(256, 2²⁵/n, m)` for `n` dofs) and the
+//! factors' growth by the contact couplings.
 //!
 //! **Saddle path** ([`crate::contact::enforce::saddle`]): the augmented
 //! pattern built as the run builds it (the bodies' pattern with the
@@ -36,13 +43,15 @@
 //! of the bodies' pattern), and the augmented matrix's values and indices
 //! held twice (the saddle system's assembly and the solver's copy).
 
+use crate::contact::enforce::saddle::Reach;
 use crate::contact::enforce::Method;
 use crate::contact::search::SpatialHash;
-use crate::contact::surface::{face_normal_raw, Master};
+use crate::contact::surface::{face_normal_raw, Master, Surface};
 use crate::contact::ContactSet;
 use crate::dynamics::policy::NewtonPolicy;
 use crate::linalg::ordering::OrderConstraints;
 use crate::linalg::{BlockPattern, FillOrdering, SymbolicFactor};
+use crate::mesh::Element;
 use crate::model::{ContactSystem, Model};
 
 /// What contact adds to a run's memory.
@@ -63,27 +72,16 @@ pub struct ContactBudget {
     pub bytes: f64,
 }
 
-/// Bytes per `W` entry of the condensed problem with a dense Jacobian
-/// (module docs: `W`, its triplets, the library's three copies, `J`).
-const DENSE_BYTES_PER_ENTRY: f64 = 81.0;
-/// Bytes per `W` entry the library's sparse Jacobian adds above
-/// [`DENSE_JACOBIAN_MAX`] unknowns (calibrated, module docs).
-const SPARSE_JACOBIAN_BYTES_PER_ENTRY: f64 = 60.0;
-/// The library's Newton factors its Jacobian densely up to this many
-/// unknowns (`nonsmooth::global::nsn`'s `DENSE_MAX`).
-const DENSE_JACOBIAN_MAX: usize = 4000;
+/// Bytes per entry of the condensed path's dense problem (module docs:
+/// 81 counted, the rest measured; 150 is within 10 % of both measurements).
+const BYTES_PER_ENTRY: f64 = 150.0;
 
 /// Bytes of the condensed path's dense problem of `m` unknowns on a model
 /// of `n` dofs (module docs).
 pub fn condensed_bytes(m: usize, n: usize) -> f64 {
     let mf = m as f64;
-    let per_entry = if m <= DENSE_JACOBIAN_MAX {
-        DENSE_BYTES_PER_ENTRY
-    } else {
-        DENSE_BYTES_PER_ENTRY + SPARSE_JACOBIAN_BYTES_PER_ENTRY
-    };
     let block = 256.min((1usize << 25) / n.max(1)).max(1).min(m);
-    per_entry * mf * mf + 8.0 * (n * block) as f64
+    BYTES_PER_ENTRY * mf * mf + 8.0 * (n * block) as f64
 }
 
 /// The contact budget of `model` (`None`: no pair carries multipliers),
@@ -130,40 +128,20 @@ pub fn contact_budget(
     lists.extend(couplings.iter().map(|l| l.as_slice()));
     let coupled = BlockPattern::new(model.mesh.nodes.len(), d, lists.iter().copied());
     drop(lists);
-    let factors = |p: &BlockPattern, anchored: &[(usize, usize)]| -> Result<f64, String> {
-        let c = OrderConstraints {
-            last: &[],
-            anchored,
-        };
-        let f =
-            SymbolicFactor::with_constraints(p, ordering, None, c).map_err(|e| e.to_string())?;
-        Ok(f.size().lu_bytes())
-    };
-    let own = factors(&free, &[])?;
+    let own = lu_bytes(&free, ordering, &[])?;
     let unknowns = d * points;
     let (factor_bytes, bytes) = match method {
         Method::Condensed => {
-            let f = factors(&coupled, &[])?;
+            let f = lu_bytes(&coupled, ordering, &[])?;
             (
                 f,
                 condensed_bytes(unknowns, coupled.n()) + (f - own).max(0.0),
             )
         }
         Method::Saddle => {
-            let n = coupled.n_nodes();
-            let pairs = reach
-                .iter()
-                .enumerate()
-                .flat_map(|(j, (_, _, l))| l.iter().map(move |&a| (n + j, a)));
-            let aug = coupled.extended(points, pairs);
-            let anchored: Vec<(usize, usize)> = reach
-                .iter()
-                .enumerate()
-                .map(|(j, (_, _, l))| (n + j, l[0]))
-                .collect();
-            let f = factors(&aug, &anchored)?;
-            let matrix = 2.0 * 16.0 * aug.nnz() as f64;
-            (f, (f - own).max(0.0) + matrix)
+            let (f, nnz) = saddle_factors(&coupled, &reach, ordering)?;
+            // the augmented values and indices, in the saddle system and the solver
+            (f, (f - own).max(0.0) + 2.0 * 16.0 * nnz as f64)
         }
     };
     Ok(Some(ContactBudget {
@@ -174,6 +152,44 @@ pub fn contact_budget(
         factor_bytes,
         bytes,
     }))
+}
+
+/// Bytes of the LU factors of `pattern` with the pseudo-nodes `anchored`
+/// (the solver's symbolic analysis).
+fn lu_bytes(
+    pattern: &BlockPattern,
+    ordering: FillOrdering,
+    anchored: &[(usize, usize)],
+) -> Result<f64, String> {
+    let c = OrderConstraints {
+        last: &[],
+        anchored,
+    };
+    let f =
+        SymbolicFactor::with_constraints(pattern, ordering, None, c).map_err(|e| e.to_string())?;
+    Ok(f.size().lu_bytes())
+}
+
+/// The augmented LU's bytes and the augmented pattern's entries: one
+/// pseudo-node per point of `reach` on the bodies' pattern with the contact
+/// couplings, as [`crate::contact::enforce::saddle::Saddle::new`] builds it.
+fn saddle_factors(
+    coupled: &BlockPattern,
+    reach: &Reach,
+    ordering: FillOrdering,
+) -> Result<(f64, usize), String> {
+    let n = coupled.n_nodes();
+    let pairs = reach
+        .iter()
+        .enumerate()
+        .flat_map(|(j, (_, _, l))| l.iter().map(move |&a| (n + j, a)));
+    let aug = coupled.extended(reach.len(), pairs);
+    let anchored: Vec<(usize, usize)> = reach
+        .iter()
+        .enumerate()
+        .map(|(j, (_, _, l))| (n + j, l[0]))
+        .collect();
+    Ok((lu_bytes(&aug, ordering, &anchored)?, aug.nnz()))
 }
 
 /// The closing motion (module docs): per dof, the displacement that takes
@@ -192,8 +208,19 @@ fn closing_motion(set: &ContactSet, x: &[f64], d: usize) -> Vec<f64> {
     let mut scratch = Vec::new();
     for pair in set.pairs().iter().filter(|p| p.has_multipliers()) {
         let s = pair.surface();
-        let Master::Faces(faces) = &s.master else {
-            continue;
+        let faces = match &s.master {
+            Master::Faces(faces) => faces,
+            Master::Plane { point, normal, .. } => {
+                // onto the plane along its normal
+                for &a in &s.slaves {
+                    let gap: f64 = (0..d).map(|i| (x3[a][i] - point[i]) * normal[i]).sum();
+                    for i in 0..d {
+                        v[a * d + i] = -gap.max(0.0) * normal[i];
+                    }
+                }
+                continue;
+            }
+            Master::Rigid(_) => continue,
         };
         // search radii growing by 4× up to the surfaces' extent: most slaves
         // find their face in the first
@@ -211,26 +238,16 @@ fn closing_motion(set: &ContactSet, x: &[f64], d: usize) -> Vec<f64> {
             hash.rebuild(&x3, faces);
             left.retain(|&k| {
                 let a = s.slaves[k];
-                let own = |f: usize| faces[f].nodes().contains(&a);
-                let Some((f, p)) = hash.closest_face_except(&x3, faces, x3[a], &mut scratch, own)
-                else {
-                    return true;
-                };
-                let corners: Vec<[f64; 3]> = faces[f].nodes().iter().map(|&b| x3[b]).collect();
-                let nr = face_normal_raw(faces[f].kind, &corners);
-                let len = nr.iter().map(|c| c * c).sum::<f64>().sqrt();
-                let gap: Vec<f64> = (0..3).map(|i| x3[a][i] - p.point[i]).collect();
-                let along: f64 = (0..3).map(|i| gap[i] * nr[i] / len).sum();
-                let lateral = (0..3)
-                    .map(|i| (gap[i] - along * nr[i] / len).powi(2))
-                    .sum::<f64>()
-                    .sqrt();
-                if lateral <= s.h {
-                    for i in 0..d {
-                        v[a * d + i] = p.point[i] - x3[a][i];
+                match landing(s, faces, &x3, a, &hash, &mut scratch) {
+                    None => true,
+                    Some(None) => false,
+                    Some(Some(p)) => {
+                        for i in 0..d {
+                            v[a * d + i] = p[i] - x3[a][i];
+                        }
+                        false
                     }
                 }
-                false
             });
             if margin > extent {
                 break;
@@ -239,6 +256,32 @@ fn closing_motion(set: &ContactSet, x: &[f64], d: usize) -> Vec<f64> {
         }
     }
     v
+}
+
+/// Where slave node `a` lands on the master `faces` (module docs): `None`
+/// when no face lies within the hash's margin, `Some(None)` when its
+/// closest point is more than a face size beside its normal, else
+/// `Some(Some(closest point))`.
+fn landing(
+    s: &Surface,
+    faces: &[Element],
+    x3: &[[f64; 3]],
+    a: usize,
+    hash: &SpatialHash,
+    scratch: &mut Vec<usize>,
+) -> Option<Option<[f64; 3]>> {
+    let own = |f: usize| faces[f].nodes().contains(&a);
+    let (f, p) = hash.closest_face_except(x3, faces, x3[a], scratch, own)?;
+    let corners: Vec<[f64; 3]> = faces[f].nodes().iter().map(|&b| x3[b]).collect();
+    let nr = face_normal_raw(faces[f].kind, &corners);
+    let len = nr.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let gap: Vec<f64> = (0..3).map(|i| x3[a][i] - p.point[i]).collect();
+    let along: f64 = (0..3).map(|i| gap[i] * nr[i] / len).sum();
+    let lateral = (0..3)
+        .map(|i| (gap[i] - along * nr[i] / len).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    Some((lateral <= s.h).then_some(p.point))
 }
 
 /// The largest side of the box of the nodes `nodes`.
