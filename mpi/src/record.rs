@@ -175,7 +175,16 @@ impl Recorder {
         let ledger = st.step_ledger(s0, s1, dt, report, self.balance.last_force);
         let pairs = st.pair_resultants(s0, s1, dt, self.pair_names.len());
         self.balance.step(m, report, &ledger);
-        self.rows(s1.t, dt, &m, &bodies, report, &ledger, Some(&reactions), &pairs)?;
+        self.rows(
+            s1.t,
+            dt,
+            &m,
+            &bodies,
+            report,
+            &ledger,
+            Some(&reactions),
+            &pairs,
+        )?;
         self.has_reaction = true;
         Ok(())
     }
@@ -212,7 +221,11 @@ impl Recorder {
         if let Some(w) = files.contacts.as_mut() {
             for (k, p) in pairs.iter().enumerate() {
                 self.pair_work[k] += p.work;
-                w.row_with_text(1, &self.pair_names[k], &contact_row(t, p, self.pair_work[k]))?;
+                w.row_with_text(
+                    1,
+                    &self.pair_names[k],
+                    &contact_row(t, p, self.pair_work[k]),
+                )?;
             }
         }
         Ok(())

@@ -203,16 +203,13 @@ pub fn write_piece<const D: usize>(
     }
     if !contacts.is_empty() {
         let values = [&gap, &pressure, &traction, &slip_rate, &cstate];
-        point_data.extend(
-            CONTACT_FIELDS
-                .iter()
-                .zip(values)
-                .map(|(&(name, components), values)| Field {
-                    name,
-                    components,
-                    values,
-                }),
-        );
+        point_data.extend(CONTACT_FIELDS.iter().zip(values).map(
+            |(&(name, components), values)| Field {
+                name,
+                components,
+                values,
+            },
+        ));
     }
     output::write_vtu(
         path,

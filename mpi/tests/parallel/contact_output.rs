@@ -85,7 +85,10 @@ fn assert_same_contacts(a: &Path, b: &Path, tol: f64) -> f64 {
 /// parallel `.pvtu`: every contact field at every node of every piece equal
 /// to the serial one within `tol`; returns what it printed.
 fn assert_same_fields(a: &Path, b: &Path, frames: usize, tol: f64) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/parallel/contact_fields.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/parallel/contact_fields.py"
+    );
     // a missing module fails the test, never skips it
     let probe = Command::new("python3").args(["-c", "import vtk"]).output();
     assert!(
@@ -103,7 +106,8 @@ fn assert_same_fields(a: &Path, b: &Path, frames: usize, tol: f64) -> String {
         cmd.arg(b.join(format!("blocks_{f:05}.pvtu")));
     }
     let o = cmd.output().expect("python3 runs");
-    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "contact fields differ: {text}");
     text
 }
