@@ -5,27 +5,14 @@
 //! μ = 0.8: the cube lands, slides, then its leading edge sticks.
 
 use crate::contact::blocks;
-use crate::harness::{input, run_ranks};
-use emcontact::driver::{self, RunOptions, CONTACT_FIELDS};
+use crate::harness::{input, run_ranks, run_serial_with};
+use emcontact::driver::CONTACT_FIELDS;
 use std::path::Path;
 use std::process::Command;
 
 /// Columns of `contacts.csv` compared as text: the time, the pair's name
 /// and the point counts.
 const EXACT: [&str; 5] = ["t", "pair", "active", "stick", "slip"];
-
-/// The serial driver of the library on `input` into `out`, with its frames.
-fn run_serial_with_frames(input: &Path, out: &Path) {
-    let mut model = emcontact::input::load(input).expect("a valid input");
-    model.output.dir = out.to_path_buf();
-    let opts = RunOptions {
-        vtk: true,
-        plots: false,
-        overwrite: true,
-        ..RunOptions::default()
-    };
-    driver::run(&model, &opts).expect("the serial run completes");
-}
 
 /// `contacts.csv` of `out`: its header and its rows' fields.
 fn contacts(out: &Path) -> (String, Vec<Vec<String>>) {
@@ -119,7 +106,7 @@ fn contact_output_on_two_ranks_equals_the_serial_output() {
     let dir = tempfile::tempdir().unwrap();
     let model = input(dir.path(), "blocks.toml", &blocks("", "every = 1"));
     let (serial, two) = (dir.path().join("serial"), dir.path().join("two"));
-    run_serial_with_frames(&model, &serial);
+    run_serial_with(&model, &serial, true);
     run_ranks(2, &model, &two);
     let worst = assert_same_contacts(&serial, &two, 1e-10);
     // t = 0 and the six steps of 0.1
