@@ -14,9 +14,11 @@ use super::ledger::{self, Support};
 use super::stepper::Distributed;
 use emcontact::driver::checkpoint::{self, StateData};
 use emcontact::driver::ledger::StepLedger;
-use emcontact::driver::record::{contact_row, contacts_csv, pair_name, RecordSnapshot};
+use emcontact::driver::record::{
+    contact_row, contacts_csv, history_csv, pair_name, RecordSnapshot,
+};
 use emcontact::driver::{
-    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS, HISTORY_COLUMNS,
+    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS,
     REACTION_COLUMNS,
 };
 use emcontact::dynamics::forces::PairForces;
@@ -27,7 +29,6 @@ use emcontact::model::Model;
 use emcontact::output::{write_atomic, CsvWriter, OutputError, Pvd};
 use std::path::{Path, PathBuf};
 
-const HISTORY: &str = "history.csv";
 const BODIES: &str = "bodies.csv";
 const REACTIONS: &str = "reactions.csv";
 
@@ -80,7 +81,7 @@ impl Recorder {
         let (m0, bodies) = st.measures(s0, model.bodies.len())?;
         let root = if st.world.is_root() {
             Some(RootFiles {
-                history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?,
+                history: history_csv(out, None)?,
                 bodies: CsvWriter::create(&out.join(BODIES), &BODY_COLUMNS)?,
                 reactions: (!model.boundaries.is_empty())
                     .then(|| CsvWriter::create(&out.join(REACTIONS), &REACTION_COLUMNS))
@@ -131,7 +132,7 @@ impl Recorder {
                 p.set_entries(snap.pvd.clone())?;
             }
             Some(RootFiles {
-                history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?,
+                history: history_csv(out, Some(snap.csv_len[0]))?,
                 bodies: open(BODIES, &BODY_COLUMNS, snap.csv_len[1])?,
                 reactions: (snap.csv_len[2] > 0)
                     .then(|| open(REACTIONS, &REACTION_COLUMNS, snap.csv_len[2]))

@@ -131,6 +131,18 @@ pub struct Recorder {
     last_reaction: Option<Vec<f64>>,
 }
 
+/// `history.csv` in `out`: created (`len` `None`), or reopened at the
+/// length `len` a checkpoint recorded; its count columns are written as
+/// integers.
+pub fn history_csv(out: &Path, len: Option<u64>) -> Result<CsvWriter, OutputError> {
+    let path = out.join(HISTORY);
+    let w = match len {
+        None => CsvWriter::create(&path, &HISTORY_COLUMNS)?,
+        Some(len) => CsvWriter::resume(&path, &HISTORY_COLUMNS, len)?,
+    };
+    Ok(w.with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS))
+}
+
 /// `contacts.csv` in `out`: created (`len` `None`), or reopened at the
 /// length `len` a checkpoint recorded.
 pub fn contacts_csv(out: &Path, len: Option<u64>) -> Result<CsvWriter, OutputError> {
@@ -235,8 +247,7 @@ impl Recorder {
         let mut rec = Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?
-                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
+            history: history_csv(out, None)?,
             bodies: CsvWriter::create(&out.join(BODIES), &BODY_COLUMNS)?,
             reactions: (!supports.is_empty())
                 .then(|| CsvWriter::create(&out.join(REACTIONS), &REACTION_COLUMNS))
@@ -285,8 +296,7 @@ impl Recorder {
         Ok(Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?
-                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
+            history: history_csv(out, Some(snap.csv_len[0]))?,
             bodies: open(BODIES, &BODY_COLUMNS, snap.csv_len[1])?,
             reactions: (snap.csv_len[2] > 0)
                 .then(|| open(REACTIONS, &REACTION_COLUMNS, snap.csv_len[2]))
