@@ -18,8 +18,7 @@ use emcontact::driver::record::{
     contact_row, contacts_csv, history_csv, pair_name, RecordSnapshot,
 };
 use emcontact::driver::{
-    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS,
-    REACTION_COLUMNS,
+    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS, REACTION_COLUMNS,
 };
 use emcontact::dynamics::forces::PairForces;
 use emcontact::dynamics::{
