@@ -8,6 +8,7 @@
 
 pub mod balance;
 pub mod checkpoint;
+pub mod contact_budget;
 pub mod control;
 pub mod fingerprint;
 mod frame;

@@ -6,7 +6,8 @@
 //! the machine's memory); errors for contact surfaces that start inside the
 //! other body, notes for the nodes `initial_overlap = "adjust"` will move.
 
-use crate::contact::enforce::DEFAULT_SOLVER;
+use super::contact_budget::{condensed_bytes, ContactBudget};
+use crate::contact::enforce::{Method, DEFAULT_SOLVER};
 use crate::contact::pair::penalty_factor;
 use crate::contact::{overlap, ContactSet};
 use crate::dynamics::model_info;
@@ -77,17 +78,42 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
         elements: info.elements as f64,
         per_element: if model.dim == 3 { 8.0 } else { 4.0 },
     };
-    let need = budget::run_bytes_with(model.dim, size, model.solver.linear);
-    let have = budget::machine_bytes();
-    p.info.push(format!(
-        "estimated memory {} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
-        budget::human(need),
-        have.map_or("an unknown amount".into(), budget::human),
-        budget::seconds_per_step(model.dim, size, model.solver.linear)
-    ));
+    memory(model, size, &file, &mut p)?;
+    no_body_warnings(model, &file, &mut p.warnings);
+    contacts(model, &file, &mut p)?;
+    let resolved = overlap::resolve(model).map_err(|e| e.to_string())?;
+    p.notes
+        .extend(resolved.moved.iter().map(|m| format!("{file}: {m}")));
+    p.info
+        .push(format!("output: {}", model.output.dir.display()));
+    Ok(p)
+}
+
+/// The memory lines: the run's estimate with contact's share, the linear
+/// solver's plan, the contact line ([`super::contact_budget`]); an error
+/// naming the keys to change when the estimate exceeds the memory
+/// available ([`crate::linalg::available_memory`]), a warning above half
+/// the machine.
+fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<(), String> {
+    let bodies = budget::run_bytes_with(model.dim, size, model.solver.linear);
     // the linear solver's choice, from the elimination tree of this mesh's node graph
     let plan =
         crate::dynamics::linear_plan(model).map_err(|e| format!("{file}: solver.linear: {e}"))?;
+    let contact = super::contact_budget::contact_budget(model, plan.ordering)
+        .map_err(|e| format!("{file}: contact: {e}"))?;
+    let extra = contact.as_ref().map_or(0.0, |c| c.bytes);
+    let need = bodies + extra;
+    let have = budget::machine_bytes();
+    p.info.push(format!(
+        "estimated memory {}{} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
+        budget::human(need),
+        match contact {
+            Some(_) => format!(", contact {} of it", budget::human(extra)),
+            None => String::new(),
+        },
+        have.map_or("an unknown amount".into(), budget::human),
+        budget::seconds_per_step(model.dim, size, model.solver.linear)
+    ));
     p.info.push(format!(
         "linear solver: {}; direct factors ≈ {} ({} available)",
         match plan.method {
@@ -101,6 +127,12 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
         budget::human(plan.factor_bytes),
         budget::human(plan.available)
     ));
+    if let Some(c) = &contact {
+        p.info.push(contact_line(c));
+        if need > plan.available {
+            return Err(refusal(c, need, plan.available, file));
+        }
+    }
     if let Some(h) = have {
         if need > 0.5 * h {
             p.warnings.push(format!(
@@ -110,14 +142,56 @@ pub fn preflight(model: &Model) -> Result<Preflight, String> {
             ));
         }
     }
-    no_body_warnings(model, &file, &mut p.warnings);
-    contacts(model, &file, &mut p)?;
-    let resolved = overlap::resolve(model).map_err(|e| e.to_string())?;
-    p.notes
-        .extend(resolved.moved.iter().map(|m| format!("{file}: {m}")));
-    p.info
-        .push(format!("output: {}", model.output.dir.display()));
-    Ok(p)
+    Ok(())
+}
+
+/// `contact memory …`: the points, the path, its bytes.
+fn contact_line(c: &ContactBudget) -> String {
+    let path = match c.method {
+        Method::Condensed => format!(
+            "path condensed: a dense problem of {} unknowns, the bodies' LU with the contact couplings {}",
+            c.unknowns,
+            budget::human(c.factor_bytes)
+        ),
+        Method::Saddle => format!(
+            "path saddle: augmented LU {}",
+            budget::human(c.factor_bytes)
+        ),
+    };
+    format!(
+        "contact memory {}: {} slave points may touch (of {} slave nodes); {path}",
+        budget::human(c.bytes),
+        c.points,
+        c.slaves
+    )
+}
+
+/// The error of a contact model whose run would not fit: the key behind
+/// it and what to change.
+fn refusal(c: &ContactBudget, need: f64, available: f64, file: &str) -> String {
+    let (key, path, what) = match c.method {
+        Method::Condensed => (
+            "solver.contact_system",
+            "condensed",
+            format!(
+                "set [solver] contact_system = \"saddle\" (no dense problem: the condensed one of {} unknowns takes {}), use a coarser [[contact]] slave surface, or a machine with more memory",
+                c.unknowns,
+                budget::human(condensed_bytes(c.unknowns, 0))
+            ),
+        ),
+        Method::Saddle => (
+            "contact.slave",
+            "saddle",
+            "use a coarser [[contact]] slave surface (fewer points) or a machine with more memory".to_string(),
+        ),
+    };
+    format!(
+        "{file}: {key}: the run with contact needs an estimated {} ({} of it contact: {} slave points may touch, path {path}), more than the {} available; {what}",
+        budget::human(need),
+        budget::human(c.bytes),
+        c.points,
+        budget::human(available)
+    )
 }
 
 /// Body of each mesh node (`None`: no body).

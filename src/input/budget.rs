@@ -101,13 +101,20 @@ pub fn seconds_per_step(dim: usize, size: Size, linear: LinearMethod) -> f64 {
     assembly + 1.2 * lu
 }
 
-/// Total memory of this machine (bytes), from `/proc/meminfo`; `None` where
-/// that is not available.
+/// Total memory of this machine (bytes), from `/proc/meminfo`, at most
+/// [`crate::linalg::solver::plan::memory_limit`]; `None` where neither is
+/// available.
 pub fn machine_bytes() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024.0)
+    let total = || -> Option<f64> {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024.0)
+    };
+    match (total(), crate::linalg::memory_limit()) {
+        (Some(t), Some(l)) => Some(t.min(l)),
+        (t, l) => t.or(l),
+    }
 }
 
 /// `bytes` in a readable unit.

@@ -48,7 +48,9 @@ pub use ordering::{
 pub use pattern::BlockPattern;
 pub use solver::info::{LinearStats, SolveInfo};
 pub use solver::params::{LinearMethod, LinearParams};
-pub use solver::plan::{available_memory, plan, plan_with_memory, LinearPlan};
+pub use solver::plan::{
+    available_memory, memory_limit, plan, plan_with_memory, LinearPlan, MEMORY_LIMIT_VAR,
+};
 pub use solver::LinearSolver;
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 mod adaptive_steps;
 mod bad_inputs;
+mod contact_memory;
 mod docs_paths;
 mod driven_acceptance;
 mod driven_inputs;

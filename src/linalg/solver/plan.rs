@@ -19,9 +19,9 @@ pub struct LinearPlan {
 }
 
 /// Memory the system can still give (`MemAvailable` of /proc/meminfo;
-/// 16 GiB where that cannot be read).
+/// 16 GiB where that cannot be read), at most [`memory_limit`].
 pub fn available_memory() -> f64 {
-    std::fs::read_to_string("/proc/meminfo")
+    let have = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|s| {
             s.lines()
@@ -29,7 +29,46 @@ pub fn available_memory() -> f64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
         })
         .map(|kb| kb * 1024.0)
-        .unwrap_or(16.0 * (1u64 << 30) as f64)
+        .unwrap_or(16.0 * (1u64 << 30) as f64);
+    memory_limit().map_or(have, |l| have.min(l))
+}
+
+/// The environment variable that caps the memory a run may count on.
+pub const MEMORY_LIMIT_VAR: &str = "EMCONTACT_MEMORY_LIMIT";
+
+/// The cap set by `EMCONTACT_MEMORY_LIMIT` (bytes, or a number with `kB`,
+/// `MB`, `GB`, `TB`: powers of 1000): what `check` and `run` take as the
+/// memory available and the machine's, as under a job scheduler's memory
+/// limit that /proc/meminfo does not show; the tests use it to ask for a
+/// refusal. Read once per process; a value that does not parse is left out
+/// with a warning.
+pub fn memory_limit() -> Option<f64> {
+    static LIMIT: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(read_memory_limit)
+}
+
+fn read_memory_limit() -> Option<f64> {
+    let text = std::env::var(MEMORY_LIMIT_VAR).ok()?;
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale = match unit.trim() {
+        "" | "B" => Some(1.0),
+        "kB" => Some(1e3),
+        "MB" => Some(1e6),
+        "GB" => Some(1e9),
+        "TB" => Some(1e12),
+        _ => None,
+    };
+    match (num.parse::<f64>(), scale) {
+        (Ok(v), Some(s)) if v > 0.0 && v.is_finite() => Some(v * s),
+        _ => {
+            log::warn!("{MEMORY_LIMIT_VAR} = \"{text}\" is not a size (bytes, or a number with kB, MB, GB or TB); left out");
+            None
+        }
+    }
 }
 
 /// Chooses direct or iterative for matrices with node graph `g` and `dim`

@@ -1,0 +1,164 @@
+//! `check` and `run` count the memory of contact (the points that may
+//! touch, the path `[solver] contact_system` takes, its bytes) and refuse,
+//! exit 2 naming the file and the key, a contact model whose estimate
+//! exceeds the memory available (`EMCONTACT_MEMORY_LIMIT` caps it here).
+
+use crate::common::run::{bin, printed, write_input};
+use std::process::Output;
+
+/// The contact-scaling family at N = 16, one element layer
+/// (validation/contact_scaling/make.py 16 1 --gap 0.03): a cube of 16 × 16
+/// faces over a base of twice their size, two passes.
+fn blocks(system: &str) -> String {
+    format!(
+        r#"[problem]
+name = "blocks_16_1"
+dimension = 3
+[time]
+dt = 0.05
+end = 0.05
+[solver]
+contact_system = "{system}"
+[mesh]
+[[mesh.generate]]
+kind = "box"
+name = "base"
+min = [0.0, 0.0, 0.0]
+max = [2.0, 2.0, 1.0]
+divisions = [16, 16, 1]
+[[mesh.generate]]
+kind = "box"
+name = "cube"
+min = [0.5, 0.0, 1.03]
+max = [1.5, 1.0, 2.03]
+divisions = [16, 16, 1]
+[[body]]
+name = "base"
+group = "base"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+[[body]]
+name = "cube"
+group = "cube"
+material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
+velocity = [0.0, 1.5, -1.0]
+[[boundary]]
+group = "base_zmin"
+fix = ["x", "y", "z"]
+[[contact]]
+slave = "cube_zmin"
+master = "base_zmax"
+friction = 0.8
+"#
+    )
+}
+
+/// `emcontact ARGS` on `text` (as `model.toml`) with the memory capped at
+/// `limit` (none: the machine's).
+fn emcontact(args: &[&str], text: &str, limit: Option<&str>) -> (Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_input(dir.path(), "model.toml", text);
+    let mut cmd = bin();
+    cmd.args(args).arg(&p);
+    if args[0] == "run" {
+        cmd.arg("--out").arg(dir.path().join("out"));
+    }
+    cmd.env_remove("EMCONTACT_MEMORY_LIMIT");
+    if let Some(l) = limit {
+        cmd.env("EMCONTACT_MEMORY_LIMIT", l);
+    }
+    (cmd.output().expect("run emcontact"), dir)
+}
+
+/// The bytes of a size printed as `12.3 MB`.
+fn bytes(printed: &str, after: &str) -> f64 {
+    let rest = &printed[printed
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} in {printed}"))
+        + after.len()..];
+    let mut words = rest.split_whitespace();
+    let v: f64 = words.next().unwrap().parse().unwrap();
+    let unit = words.next().unwrap().trim_end_matches([',', ':']);
+    v * match unit {
+        "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        u => panic!("unit {u}"),
+    }
+}
+
+#[test]
+fn check_counts_the_points_that_may_touch_and_the_path() {
+    let (o, _d) = emcontact(&["check"], &blocks("auto"), None);
+    let out = printed(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    // first pass: all 17² cube nodes lie over the base; second pass: the
+    // base nodes under the cube or within a face size h = 1/16 of it,
+    // x ∈ {0.5, …, 1.5} × y ∈ {0, …, 1} at spacing 1/8: 9², of 17² + 17²
+    assert!(
+        out.contains("370 slave points may touch (of 578 slave nodes)"),
+        "{out}"
+    );
+    // 370 points are below auto's 400: the condensed path, m = 3·370
+    assert!(
+        out.contains("path condensed: a dense problem of 1110 unknowns"),
+        "{out}"
+    );
+    let contact = bytes(&out, "contact memory");
+    assert!(contact >= 150.0 * 1110.0 * 1110.0, "{out}");
+    // the run's total holds contact's share
+    assert!(bytes(&out, "estimated memory") >= contact, "{out}");
+    let figure = out
+        .split("contact memory ")
+        .nth(1)
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap();
+    assert!(out.contains(&format!(", contact {figure} of it")), "{out}");
+
+    let (o, _d) = emcontact(&["check"], &blocks("saddle"), None);
+    let out = printed(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("370 slave points may touch"), "{out}");
+    assert!(out.contains("path saddle: augmented LU"), "{out}");
+    // the sparse path needs a fraction of the dense problem
+    assert!(bytes(&out, "contact memory") < 0.5 * contact, "{out}");
+}
+
+#[test]
+fn a_contact_model_that_does_not_fit_is_refused_and_one_that_fits_runs() {
+    // the condensed estimate (about 200 MB) does not fit in 60 MB
+    for cmd in ["check", "run"] {
+        let (o, d) = emcontact(&[cmd], &blocks("auto"), Some("60MB"));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        for name in [
+            "model.toml",
+            "solver.contact_system",
+            "370 slave points may touch, path condensed",
+            "60.0 MB available",
+            "contact_system = \"saddle\"",
+        ] {
+            assert!(err.contains(name), "{cmd}: {name:?} in {err}");
+        }
+        assert_eq!(
+            err.lines().filter(|l| l.starts_with("error")).count(),
+            1,
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            !d.path().join("out/history.csv").exists(),
+            "{cmd} wrote no history"
+        );
+    }
+    // the saddle path, as the message says, fits in the same 60 MB
+    let (o, _d) = emcontact(&["check"], &blocks("saddle"), Some("60MB"));
+    let out = printed(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(bytes(&out, "estimated memory") <= 60e6, "{out}");
+    // and the run at that limit completes its first-contact step
+    let (o, d) = emcontact(&["run", "--quiet"], &blocks("saddle"), Some("60MB"));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(d.path().join("out/history.csv").exists());
+}
