@@ -128,7 +128,7 @@ pub fn shadow(set: &mut ContactSet) {
 /// same motion as the first-pass points around them for the rest of the
 /// step, and the inner iteration cycles on the redundant rows.
 pub fn lift(set: &mut ContactSet) -> usize {
-    let (mut lifted, mut handed) = (0, 0);
+    let mut lifted = 0;
     for i in 0..set.pairs.len() {
         let p = &set.pairs[i];
         let judged = p.surface.own
@@ -137,22 +137,31 @@ pub fn lift(set: &mut ContactSet) -> usize {
         if !judged {
             continue;
         }
-        let (tol, pass) = (set.pairs[i].tol_abs, set.pairs[i].pass);
-        for k in 0..set.pairs[i].points.len() {
-            let point = &mut set.pairs[i].points[k];
+        let p = &mut set.pairs[i];
+        let tol = p.tol_abs;
+        for point in &mut p.points {
             if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {
                 point.role = Role::Lifted;
                 lifted += 1;
-                if pass == 2 {
-                    handed += hand_over(set, i, k);
-                }
             }
         }
     }
-    if handed > 0 {
-        log::debug!("contact: {handed} first-pass point(s) repeating a lifted one shadowed");
-    }
     lifted
+}
+
+/// Hands over to every lifted second-pass point the first-pass points it
+/// repeats (module docs), for a subproblem that stalls with the second
+/// pass left out but for the lifted points; returns how many were shadowed.
+pub fn hand_over_lifted(set: &mut ContactSet) -> usize {
+    let mut shadowed = 0;
+    for i in 1..set.pairs.len() {
+        for k in 0..set.pairs[i].points.len() {
+            if set.pairs[i].pass == 2 && set.pairs[i].points[k].role == Role::Lifted {
+                shadowed += hand_over(set, i, k);
+            }
+        }
+    }
+    shadowed
 }
 
 /// Shadows, for the rest of the step, the first-pass points that repeat the
