@@ -12,6 +12,7 @@ use emcontact::contact::enforce::{self, EnforceOptions};
 use emcontact::contact::update::{self, MassInverse, UpdateOutcome};
 use emcontact::contact::{ContactSet, EvalOptions};
 use emcontact::dynamics::defect;
+use emcontact::dynamics::forces::{contact_resultants, PairForces};
 use emcontact::dynamics::{
     restored_contacts, RestoreError, State, StepError, StepReport, StepperSnapshot,
 };
@@ -35,6 +36,9 @@ pub struct Gathered {
     pub x1: Vec<f64>,
     pub v: Vec<f64>,
     pub fc: Vec<f64>,
+    /// Mesh-sized positions at an accepted step's start and end (filled on
+    /// the surfaces), for its records.
+    pub ends: [Vec<f64>; 2],
     /// The residual and correction of the condensed path (whole mesh), and
     /// its scratch.
     pub residual: Vec<f64>,
@@ -82,6 +86,7 @@ impl<const D: usize> Distributed<'_, D> {
             fixed,
             lumped,
             x0: x_ref.clone(),
+            ends: [x_ref.clone(), x_ref.clone()],
             x1: x_ref,
             v: vec![0.0; n * D],
             fc: vec![0.0; n * D],
@@ -289,6 +294,28 @@ impl<const D: usize> Distributed<'_, D> {
     pub(super) fn strain_energy(&self, x: &[f64]) -> Result<f64, StepError> {
         let own = self.collective_kernel(self.local.sys.strain_energy(x))?;
         Ok(self.world.sum1(own))
+    }
+
+    /// The resultants of each of the `pairs` contacts of the input over the
+    /// accepted step `s0 → s1` (size `dt`), for `contacts.csv`: the serial
+    /// `forces::contact_resultants` on the replicated set (every rank
+    /// alike, point by point in the set's order, whatever the rank count)
+    /// with the surfaces' positions gathered. Collective; empty without
+    /// contact.
+    pub fn pair_resultants(
+        &mut self,
+        s0: &State,
+        s1: &State,
+        dt: f64,
+        pairs: usize,
+    ) -> Vec<PairForces> {
+        let Some(g) = self.gathered.as_mut() else {
+            return Vec::new();
+        };
+        let [x0, x1] = &mut g.ends;
+        g.gather.gather(self.world, &g.surface, &s0.x, x0);
+        g.gather.gather(self.world, &g.surface, &s1.x, x1);
+        contact_resultants::<D>(&self.contacts, pairs, (x0, x1), dt, None)
     }
 
     /// The contact state of a checkpoint: the couplings of the contact

@@ -1,8 +1,11 @@
 //! The files of a parallel run, the same as the serial build's
 //! (`driver::record`): `history.csv`, `bodies.csv` and `reactions.csv`
-//! written by rank 0 from the ledgers ([`super::ledger`]); each VTK frame as
-//! one `.vtu` piece per rank (its elements and local nodes) and a `.pvtu`
-//! that names them, the `.pvd` listing the `.pvtu` files; and the
+//! written by rank 0 from the ledgers ([`super::ledger`]), `contacts.csv`
+//! by rank 0 from the replicated contact set (every rank holds every
+//! pair's evaluations, so its rows are the serial ones, in the serial
+//! order); each VTK frame as one `.vtu` piece per rank (its elements and
+//! local nodes, with the contact data of those nodes) and a `.pvtu` that
+//! names them, the `.pvd` listing the `.pvtu` files; and the
 //! checkpoint, in the serial build's format and the mesh's node order
 //! (gathered to rank 0), so that a run restarts on any number of ranks —
 //! bit for bit on the number it was written with.
@@ -11,10 +14,13 @@ use super::ledger::{self, Support};
 use super::stepper::Distributed;
 use emcontact::driver::checkpoint::{self, StateData};
 use emcontact::driver::ledger::StepLedger;
-use emcontact::driver::record::RecordSnapshot;
-use emcontact::driver::{
-    write_frame, Balance, Checkpoint, StepControl, BODY_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS,
+use emcontact::driver::record::{
+    contact_row, contacts_csv, history_csv, pair_name, RecordSnapshot,
 };
+use emcontact::driver::{
+    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS, REACTION_COLUMNS,
+};
+use emcontact::dynamics::forces::PairForces;
 use emcontact::dynamics::{
     Measures, State, StepError, StepReport, StepperSnapshot, SNAPSHOT_VERSION,
 };
@@ -22,7 +28,6 @@ use emcontact::model::Model;
 use emcontact::output::{write_atomic, CsvWriter, OutputError, Pvd};
 use std::path::{Path, PathBuf};
 
-const HISTORY: &str = "history.csv";
 const BODIES: &str = "bodies.csv";
 const REACTIONS: &str = "reactions.csv";
 
@@ -31,6 +36,7 @@ struct RootFiles {
     history: CsvWriter,
     bodies: CsvWriter,
     reactions: Option<CsvWriter>,
+    contacts: Option<CsvWriter>,
     pvd: Option<Pvd>,
 }
 
@@ -42,6 +48,9 @@ pub struct Recorder {
     body_names: Vec<String>,
     supports: Vec<Support>,
     support_names: Vec<String>,
+    pair_names: Vec<String>,
+    /// Cumulative frictional work per contact pair.
+    pair_work: Vec<f64>,
     vtk: bool,
     frames: usize,
     /// Entries of the `.pvd` (kept on every rank for the checkpoint).
@@ -71,10 +80,13 @@ impl Recorder {
         let (m0, bodies) = st.measures(s0, model.bodies.len())?;
         let root = if st.world.is_root() {
             Some(RootFiles {
-                history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?,
+                history: history_csv(out, None)?,
                 bodies: CsvWriter::create(&out.join(BODIES), &BODY_COLUMNS)?,
                 reactions: (!model.boundaries.is_empty())
                     .then(|| CsvWriter::create(&out.join(REACTIONS), &REACTION_COLUMNS))
+                    .transpose()?,
+                contacts: (!model.contacts.is_empty())
+                    .then(|| contacts_csv(out, None))
                     .transpose()?,
                 pvd: vtk.then(|| Pvd::new(&out.join(format!("{}.pvd", model.name)))),
             })
@@ -90,6 +102,8 @@ impl Recorder {
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             support_names: model.boundaries.iter().map(|b| b.group.clone()).collect(),
             supports,
+            pair_names: pair_names(model),
+            pair_work: vec![0.0; model.contacts.len()],
             vtk,
             frames: 0,
             pvd_entries: Vec::new(),
@@ -97,7 +111,7 @@ impl Recorder {
             has_reaction: false,
         };
         let (report, ledger) = (StepReport::default(), StepLedger::default());
-        rec.rows(0.0, 0.0, &m0, &bodies, &report, &ledger, None)?;
+        rec.rows(0.0, 0.0, &m0, &bodies, &report, &ledger, None, &[])?;
         rec.frame(st, s0)?;
         Ok(rec)
     }
@@ -117,10 +131,13 @@ impl Recorder {
                 p.set_entries(snap.pvd.clone())?;
             }
             Some(RootFiles {
-                history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?,
+                history: history_csv(out, Some(snap.csv_len[0]))?,
                 bodies: open(BODIES, &BODY_COLUMNS, snap.csv_len[1])?,
                 reactions: (snap.csv_len[2] > 0)
                     .then(|| open(REACTIONS, &REACTION_COLUMNS, snap.csv_len[2]))
+                    .transpose()?,
+                contacts: (snap.csv_len[3] > 0)
+                    .then(|| contacts_csv(out, Some(snap.csv_len[3])))
                     .transpose()?,
                 pvd,
             })
@@ -134,6 +151,8 @@ impl Recorder {
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             support_names: model.boundaries.iter().map(|b| b.group.clone()).collect(),
             supports: ledger::supports(model, st),
+            pair_names: pair_names(model),
+            pair_work: snap.pair_work,
             vtk,
             frames: snap.frames,
             pvd_entries: snap.pvd,
@@ -154,8 +173,18 @@ impl Recorder {
         let (m, bodies) = st.measures(s1, self.body_names.len())?;
         let reactions = st.reactions(&self.supports, s0, s1);
         let ledger = st.step_ledger(s0, s1, dt, report, self.balance.last_force);
+        let pairs = st.pair_resultants(s0, s1, dt, self.pair_names.len());
         self.balance.step(m, report, &ledger);
-        self.rows(s1.t, dt, &m, &bodies, report, &ledger, Some(&reactions))?;
+        self.rows(
+            s1.t,
+            dt,
+            &m,
+            &bodies,
+            report,
+            &ledger,
+            Some(&reactions),
+            &pairs,
+        )?;
         self.has_reaction = true;
         Ok(())
     }
@@ -170,6 +199,7 @@ impl Recorder {
         r: &StepReport,
         l: &StepLedger,
         reactions: Option<&[[f64; 6]]>,
+        pairs: &[PairForces],
     ) -> Result<(), OutputError> {
         let b = &self.balance;
         let Some(files) = self.root.as_mut() else {
@@ -186,6 +216,16 @@ impl Recorder {
         if let (Some(w), Some(rs)) = (files.reactions.as_mut(), reactions) {
             for (name, f) in self.support_names.iter().zip(rs) {
                 w.row_with_text(1, name, &[t, f[0], f[1], f[2], f[3], f[4], f[5]])?;
+            }
+        }
+        if let Some(w) = files.contacts.as_mut() {
+            for (k, p) in pairs.iter().enumerate() {
+                self.pair_work[k] += p.work;
+                w.row_with_text(
+                    1,
+                    &self.pair_names[k],
+                    &contact_row(t, p, self.pair_work[k]),
+                )?;
             }
         }
         Ok(())
@@ -207,9 +247,11 @@ impl Recorder {
         // a piece has `reaction` where its rank has a fixed dof; the .pvtu
         // names it where every piece has it
         let everywhere = st.world.first_set(!fixed).is_none();
-        write_frame(
+        let local = |a: usize| st.gathered.as_ref().and_then(|g| g.gather.local(a));
+        write_piece(
             &st.local.sys,
-            &emcontact::contact::ContactSet::default(),
+            &st.contacts,
+            local,
             s,
             reaction,
             &self.out.join(piece(st.layout.rank)),
@@ -222,6 +264,7 @@ impl Recorder {
             let text = pvtu_text(
                 &(0..st.layout.ranks).map(piece).collect::<Vec<_>>(),
                 everywhere,
+                !st.contacts.is_empty(),
             );
             write_atomic(&path, text.as_bytes())?;
             if let Some(pvd) = files.pvd.as_mut() {
@@ -239,14 +282,14 @@ impl Recorder {
         let files = self.root.as_ref();
         RecordSnapshot {
             balance: self.balance.clone(),
-            pair_work: Vec::new(),
+            pair_work: self.pair_work.clone(),
             frames: self.frames,
             pvd: self.pvd_entries.clone(),
             csv_len: [
                 len(files.map(|f| &f.history)),
                 len(files.map(|f| &f.bodies)),
                 len(files.and_then(|f| f.reactions.as_ref())),
-                0,
+                len(files.and_then(|f| f.contacts.as_ref())),
             ],
         }
     }
@@ -335,8 +378,15 @@ pub fn local_state<const D: usize>(st: &Distributed<D>, s: &StateData) -> State 
     }
 }
 
-/// The `.pvtu` naming the pieces (the fields of `driver::write_frame`).
-fn pvtu_text(pieces: &[String], reaction: bool) -> String {
+/// The pairs' names in `contacts.csv`, in input order.
+fn pair_names(model: &Model) -> Vec<String> {
+    (0..model.contacts.len())
+        .map(|i| pair_name(model, i))
+        .collect()
+}
+
+/// The `.pvtu` naming the pieces (the fields of `driver::write_piece`).
+fn pvtu_text(pieces: &[String], reaction: bool, contact: bool) -> String {
     let mut point = String::from(
         "      <PDataArray type=\"Float64\" Name=\"displacement\" NumberOfComponents=\"3\"/>\n      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n",
     );
@@ -344,6 +394,13 @@ fn pvtu_text(pieces: &[String], reaction: bool) -> String {
         point.push_str(
             "      <PDataArray type=\"Float64\" Name=\"reaction\" NumberOfComponents=\"3\"/>\n",
         );
+    }
+    if contact {
+        for (name, components) in CONTACT_FIELDS {
+            point.push_str(&format!(
+                "      <PDataArray type=\"Float64\" Name=\"{name}\" NumberOfComponents=\"{components}\"/>\n"
+            ));
+        }
     }
     let mut text = format!(
         "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData Vectors=\"displacement\">\n{point}    </PPointData>\n    <PCellData Tensors=\"stress\" Scalars=\"strain_energy_density\">\n      <PDataArray type=\"Float64\" Name=\"stress\" NumberOfComponents=\"9\"/>\n      <PDataArray type=\"Float64\" Name=\"strain_energy_density\" NumberOfComponents=\"1\"/>\n      <PDataArray type=\"Float64\" Name=\"body\" NumberOfComponents=\"1\"/>\n    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n"

@@ -82,15 +82,43 @@ fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f6
     )
 }
 
-/// Writes one VTK frame: reference coordinates, `displacement`, `velocity`,
-/// `stress` (nodal Cauchy, 9 components) and `von_mises` point data, `stress`
-/// (Cauchy, 9 components), `strain_energy_density` and
-/// `body` cell data; with fixed dofs the `reaction` point data (the support
-/// force of the step that ended in `state`, zero on free dofs; `reaction`
-/// has the dof layout of the state); with contact the contact point data.
+/// Writes one VTK frame of the whole mesh: reference coordinates,
+/// `displacement`, `velocity`, `stress` (nodal Cauchy, 9 components) and
+/// `von_mises` point data, `stress` (Cauchy, 9 components),
+/// `strain_energy_density` and `body` cell data; with fixed dofs the
+/// `reaction` point data (the support force of the step that ended in
+/// `state`, zero on free dofs; `reaction` has the dof layout of the state);
+/// with contact the contact point data ([`CONTACT_FIELDS`]).
 pub fn write_frame<const D: usize>(
     sys: &System<D>,
     contacts: &ContactSet,
+    state: &State,
+    reaction: Option<&[f64]>,
+    path: &Path,
+) -> Result<(), OutputError> {
+    write_piece(sys, contacts, Some, state, reaction, path)
+}
+
+/// The contact point data of a frame (by name, with their components): on
+/// slave nodes the gap (NaN where a node is no slave or has no master face
+/// near), and where a point is active its pressure, traction, slip rate and
+/// state (0 open, 1 stick, 2 slip).
+pub const CONTACT_FIELDS: [(&str, usize); 5] = [
+    ("contact_gap", 1),
+    ("contact_pressure", 1),
+    ("contact_traction", 3),
+    ("contact_slip_rate", 1),
+    ("contact_state", 1),
+];
+
+/// [`write_frame`] of a part of the mesh: `sys` over the piece's nodes,
+/// `local(a)` the piece's node of the contact set's (mesh) node `a` (`None`
+/// where the piece does not hold it), so that each piece carries the
+/// contact data of its own nodes.
+pub fn write_piece<const D: usize>(
+    sys: &System<D>,
+    contacts: &ContactSet,
+    local: impl Fn(usize) -> Option<usize>,
     state: &State,
     reaction: Option<&[f64]>,
     path: &Path,
@@ -143,23 +171,7 @@ pub fn write_frame<const D: usize>(
     let body: Vec<f64> = sys.elements.iter().map(|e| e.body as f64).collect();
     let (node_stress, von_mises) = nodal_stress(sys, &state.x);
     let points = &sys.xref;
-    // contact fields on slave nodes (NaN gap where a node is no slave or has no
-    // master face near; state 0 open, 1 stick, 2 slip)
-    let mut gap = vec![f64::NAN; n];
-    let mut pressure = vec![0.0; n];
-    let mut traction = vec![0.0; n * 3];
-    let mut slip_rate = vec![0.0; n];
-    let mut cstate = vec![0.0; n];
-    for pt in contacts.points() {
-        let (a, ev) = (pt.node, pt.eval);
-        gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
-        if ev.active() {
-            pressure[a] = ev.p;
-            traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
-            slip_rate[a] = ev.slip_rate;
-            cstate[a] = if ev.slip() { 2.0 } else { 1.0 };
-        }
-    }
+    let [gap, pressure, traction, slip_rate, cstate] = contact_fields(contacts, n, local);
     let mut point_data = vec![
         Field {
             name: "displacement",
@@ -190,33 +202,14 @@ pub fn write_frame<const D: usize>(
         });
     }
     if !contacts.is_empty() {
-        point_data.extend([
-            Field {
-                name: "contact_gap",
-                components: 1,
-                values: &gap,
+        let values = [&gap, &pressure, &traction, &slip_rate, &cstate];
+        point_data.extend(CONTACT_FIELDS.iter().zip(values).map(
+            |(&(name, components), values)| Field {
+                name,
+                components,
+                values,
             },
-            Field {
-                name: "contact_pressure",
-                components: 1,
-                values: &pressure,
-            },
-            Field {
-                name: "contact_traction",
-                components: 3,
-                values: &traction,
-            },
-            Field {
-                name: "contact_slip_rate",
-                components: 1,
-                values: &slip_rate,
-            },
-            Field {
-                name: "contact_state",
-                components: 1,
-                values: &cstate,
-            },
-        ]);
+        ));
     }
     output::write_vtu(
         path,
@@ -243,4 +236,32 @@ pub fn write_frame<const D: usize>(
             ],
         },
     )
+}
+
+/// The [`CONTACT_FIELDS`] at the `n` nodes of a frame, `local(a)` the
+/// frame's node of mesh node `a`.
+fn contact_fields(
+    contacts: &ContactSet,
+    n: usize,
+    local: impl Fn(usize) -> Option<usize>,
+) -> [Vec<f64>; 5] {
+    let mut gap = vec![f64::NAN; n];
+    let mut pressure = vec![0.0; n];
+    let mut traction = vec![0.0; n * 3];
+    let mut slip_rate = vec![0.0; n];
+    let mut cstate = vec![0.0; n];
+    for pt in contacts.points() {
+        let Some(a) = local(pt.node) else {
+            continue;
+        };
+        let ev = pt.eval;
+        gap[a] = if ev.g1.is_finite() { ev.g1 } else { f64::NAN };
+        if ev.active() {
+            pressure[a] = ev.p;
+            traction[a * 3..a * 3 + 3].copy_from_slice(&ev.traction);
+            slip_rate[a] = ev.slip_rate;
+            cstate[a] = if ev.slip() { 2.0 } else { 1.0 };
+        }
+    }
+    [gap, pressure, traction, slip_rate, cstate]
 }

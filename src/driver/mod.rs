@@ -21,7 +21,7 @@ mod setup;
 pub use balance::Balance;
 pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
 pub use control::{advance, StepControl, StepFailure, Steps};
-pub use frame::write_frame;
+pub use frame::{write_frame, write_piece, CONTACT_FIELDS};
 pub use outdir::OutputDirError;
 pub use record::{Recorder, BODY_COLUMNS, CONTACT_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS};
 pub use setup::setup;

@@ -5,7 +5,7 @@
 use super::balance::Balance;
 use super::frame::write_frame;
 use super::ledger::StepLedger;
-use crate::dynamics::forces::StepForces;
+use crate::dynamics::forces::{PairForces, StepForces};
 use crate::dynamics::measures::measure_bodies;
 use crate::dynamics::{Measures, State, StepReport, Stepper};
 use crate::model::{MasterSpec, Model};
@@ -131,9 +131,55 @@ pub struct Recorder {
     last_reaction: Option<Vec<f64>>,
 }
 
+/// `history.csv` in `out`: created (`len` `None`), or reopened at the
+/// length `len` a checkpoint recorded; its count columns are written as
+/// integers.
+pub fn history_csv(out: &Path, len: Option<u64>) -> Result<CsvWriter, OutputError> {
+    let path = out.join(HISTORY);
+    let w = match len {
+        None => CsvWriter::create(&path, &HISTORY_COLUMNS)?,
+        Some(len) => CsvWriter::resume(&path, &HISTORY_COLUMNS, len)?,
+    };
+    Ok(w.with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS))
+}
+
+/// `contacts.csv` in `out`: created (`len` `None`), or reopened at the
+/// length `len` a checkpoint recorded.
+pub fn contacts_csv(out: &Path, len: Option<u64>) -> Result<CsvWriter, OutputError> {
+    let path = out.join(CONTACTS);
+    let w = match len {
+        None => CsvWriter::create(&path, &CONTACT_COLUMNS)?,
+        Some(len) => CsvWriter::resume(&path, &CONTACT_COLUMNS, len)?,
+    };
+    Ok(w.with_integers(&CONTACT_COLUMNS, &CONTACT_INTEGERS))
+}
+
+/// One `contacts.csv` row after the pair name ([`CONTACT_COLUMNS`]): the
+/// pair's resultants `p` of the step ending at `t`, and its frictional
+/// work so far `work`.
+pub fn contact_row(t: f64, p: &PairForces, work: f64) -> [f64; CONTACT_COLUMNS.len() - 1] {
+    [
+        t,
+        p.normal[0],
+        p.normal[1],
+        p.normal[2],
+        p.tangential[0],
+        p.tangential[1],
+        p.tangential[2],
+        p.moment[0],
+        p.moment[1],
+        p.moment[2],
+        p.area,
+        p.active as f64,
+        p.stick as f64,
+        p.slip as f64,
+        work,
+    ]
+}
+
 /// `slave:master` (`master` a surface, or `plane`, `sphere`, `cylinder`),
 /// with `#i` (the contact's index) where two pairs would have the same name.
-fn pair_name(model: &Model, i: usize) -> String {
+pub fn pair_name(model: &Model, i: usize) -> String {
     let name = |i: usize| base_pair_name(model, i);
     let own = name(i);
     if (0..model.contacts.len()).any(|k| k != i && name(k) == own) {
@@ -201,17 +247,13 @@ impl Recorder {
         let mut rec = Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: CsvWriter::create(&out.join(HISTORY), &HISTORY_COLUMNS)?
-                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
+            history: history_csv(out, None)?,
             bodies: CsvWriter::create(&out.join(BODIES), &BODY_COLUMNS)?,
             reactions: (!supports.is_empty())
                 .then(|| CsvWriter::create(&out.join(REACTIONS), &REACTION_COLUMNS))
                 .transpose()?,
             contacts: (!model.contacts.is_empty())
-                .then(|| {
-                    CsvWriter::create(&out.join(CONTACTS), &CONTACT_COLUMNS)
-                        .map(|w| w.with_integers(&CONTACT_COLUMNS, &CONTACT_INTEGERS))
-                })
+                .then(|| contacts_csv(out, None))
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             pair_names: (0..model.contacts.len())
@@ -254,17 +296,13 @@ impl Recorder {
         Ok(Recorder {
             out: out.to_path_buf(),
             name: model.name.clone(),
-            history: open(HISTORY, &HISTORY_COLUMNS, snap.csv_len[0])?
-                .with_integers(&HISTORY_COLUMNS, &HISTORY_INTEGERS),
+            history: history_csv(out, Some(snap.csv_len[0]))?,
             bodies: open(BODIES, &BODY_COLUMNS, snap.csv_len[1])?,
             reactions: (snap.csv_len[2] > 0)
                 .then(|| open(REACTIONS, &REACTION_COLUMNS, snap.csv_len[2]))
                 .transpose()?,
             contacts: (snap.csv_len[3] > 0)
-                .then(|| {
-                    open(CONTACTS, &CONTACT_COLUMNS, snap.csv_len[3])
-                        .map(|w| w.with_integers(&CONTACT_COLUMNS, &CONTACT_INTEGERS))
-                })
+                .then(|| contacts_csv(out, Some(snap.csv_len[3])))
                 .transpose()?,
             body_names: model.bodies.iter().map(|b| b.name.clone()).collect(),
             pair_names: (0..model.contacts.len())
@@ -389,23 +427,7 @@ impl Recorder {
         if let Some(w) = self.contacts.as_mut() {
             for (k, p) in f.pairs.iter().enumerate() {
                 self.pair_work[k] += p.work;
-                let row = [
-                    s.t,
-                    p.normal[0],
-                    p.normal[1],
-                    p.normal[2],
-                    p.tangential[0],
-                    p.tangential[1],
-                    p.tangential[2],
-                    p.moment[0],
-                    p.moment[1],
-                    p.moment[2],
-                    p.area,
-                    p.active as f64,
-                    p.stick as f64,
-                    p.slip as f64,
-                    self.pair_work[k],
-                ];
+                let row = contact_row(s.t, p, self.pair_work[k]);
                 w.row_with_text(1, &self.pair_names[k], &row)?;
             }
         }

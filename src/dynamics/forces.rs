@@ -20,7 +20,7 @@
 
 use super::step::{State, StepError, Stepper};
 use crate::contact::geometry::MAX_NODES;
-use crate::contact::Pair;
+use crate::contact::{ContactSet, Pair};
 use crate::fe::kernel::StressEval;
 use crate::model::{Integrator, Model};
 
@@ -121,16 +121,19 @@ impl ForceProbe {
     ) -> Result<StepForces, StepError> {
         let sys = &stepper.sys;
         let n = sys.n_dofs();
+        let mut contact = vec![0.0; n];
+        let pairs = contact_resultants::<D>(
+            &stepper.contacts,
+            self.pairs,
+            (&s0.x, &s1.x),
+            dt,
+            Some(&mut contact),
+        );
         let mut out = StepForces {
             reaction: vec![0.0; n],
-            contact: vec![0.0; n],
-            pairs: vec![PairForces::default(); self.pairs],
+            contact,
+            pairs,
         };
-        // the passes of a two-pass contact add up to its pair's resultants
-        for c in stepper.contacts.pairs() {
-            let f = pair::<D>(c, s0, s1, dt, &mut out.contact);
-            out.pairs[c.input()].add(&f, if c.pass() == 2 { -1.0 } else { 1.0 });
-        }
         if !sys.fixed.iter().any(|&f| f) {
             return Ok(out);
         }
@@ -164,10 +167,37 @@ impl ForceProbe {
     }
 }
 
-/// One pair: its per-point forces (the converged iterate's, `w j (p_N N_A +
-/// t_α D^α_A)` at the midpoint, as the residual had them) added to `f_c`,
-/// and its resultants.
-fn pair<const D: usize>(c: &Pair, s0: &State, s1: &State, dt: f64, f_c: &mut [f64]) -> PairForces {
+/// The resultants of each of the `pairs` contacts of the input (in input
+/// order) over the step `x0 → x1` (size `dt`) whose evaluations `contacts`
+/// still holds: the passes of a two-pass contact add up to its pair's
+/// resultants, each point in the set's order (a fixed order: the figures
+/// do not depend on who evaluates). With `f_c`, each point's force is also
+/// added to it. `x0`, `x1` and `f_c` are numbered as the set's nodes.
+pub fn contact_resultants<const D: usize>(
+    contacts: &ContactSet,
+    pairs: usize,
+    (x0, x1): (&[f64], &[f64]),
+    dt: f64,
+    mut f_c: Option<&mut [f64]>,
+) -> Vec<PairForces> {
+    let mut out = vec![PairForces::default(); pairs];
+    for c in contacts.pairs() {
+        let f = pair_forces::<D>(c, (x0, x1), dt, f_c.as_deref_mut());
+        out[c.input()].add(&f, if c.pass() == 2 { -1.0 } else { 1.0 });
+    }
+    out
+}
+
+/// One pair's resultants over the step `x0 → x1` (size `dt`), from its
+/// per-point forces (the converged iterate's, `w j (p_N N_A + t_α D^α_A)` at
+/// the midpoint, as the residual had them), which are also added to `f_c`
+/// when given.
+pub fn pair_forces<const D: usize>(
+    c: &Pair,
+    (x0, x1): (&[f64], &[f64]),
+    dt: f64,
+    mut f_c: Option<&mut [f64]>,
+) -> PairForces {
     let mut pf = PairForces::default();
     let mut nodes = [0usize; MAX_NODES];
     for (k, ev) in c.evals().enumerate() {
@@ -175,15 +205,17 @@ fn pair<const D: usize>(c: &Pair, s0: &State, s1: &State, dt: f64, f_c: &mut [f6
             continue;
         }
         let (n, force, fnrm) = c.point_force(k, &mut nodes);
-        for a in 0..n {
-            for i in 0..D {
-                f_c[nodes[a] * D + i] += force[a * D + i];
+        if let Some(f_c) = f_c.as_deref_mut() {
+            for a in 0..n {
+                for i in 0..D {
+                    f_c[nodes[a] * D + i] += force[a * D + i];
+                }
             }
         }
         // the slave node's force and its normal part r_N N_s
         let mut fs = [0.0; 3];
         fs[..D].copy_from_slice(&force[..D]);
-        let (p0, p1) = (node_x(&s0.x, nodes[0], D), node_x(&s1.x, nodes[0], D));
+        let (p0, p1) = (node_x(x0, nodes[0], D), node_x(x1, nodes[0], D));
         let xs = [
             0.5 * (p0[0] + p1[0]),
             0.5 * (p0[1] + p1[1]),

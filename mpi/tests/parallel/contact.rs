@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The coarse friction blocks (the suite's `tests/common/models/blocks_coarse.toml`)
 /// at μ = 0.8, with `solver` and `output` lines.
-fn blocks(solver: &str, output: &str) -> String {
+pub fn blocks(solver: &str, output: &str) -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let text = std::fs::read_to_string(format!("{dir}/tests/common/models/blocks_coarse.toml"))
         .expect("the coarse blocks");
@@ -85,7 +85,8 @@ fn full_and_restarted(dir: &Path, linear: &str) -> (PathBuf, PathBuf) {
 }
 
 /// GAMG repeats its own bits: the restarted run writes the uninterrupted
-/// run's files bit for bit (the contact state and the contact blocks of the
+/// run's files bit for bit, `contacts.csv` and the contact point data of
+/// the frames with them (the contact state and the contact blocks of the
 /// Newton matrix are in the checkpoint).
 #[test]
 fn a_restart_of_the_friction_blocks_on_two_ranks_continues_bit_for_bit() {
@@ -98,6 +99,7 @@ fn a_restart_of_the_friction_blocks_on_two_ranks_continues_bit_for_bit() {
             "history.csv",
             "bodies.csv",
             "reactions.csv",
+            "contacts.csv",
             "blocks.pvd",
             "blocks_00006.pvtu",
             "blocks_00006_00001.vtu",

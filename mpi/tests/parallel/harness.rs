@@ -74,16 +74,22 @@ fn run_ranks_with(ranks: usize, input: &Path, out: &Path, extra: &[&str]) -> Out
 
 /// The serial driver of the library on `input`, into `out`.
 pub fn run_serial(input: &Path, out: &Path) -> CsvTable {
+    run_serial_with(input, out, false);
+    history(out)
+}
+
+/// The serial driver of the library on `input`, into `out`, with or
+/// without its VTK frames.
+pub fn run_serial_with(input: &Path, out: &Path, vtk: bool) {
     let mut model = emcontact::input::load(input).expect("a valid input");
     model.output.dir = out.to_path_buf();
     let opts = RunOptions {
-        vtk: false,
+        vtk,
         plots: false,
         overwrite: true,
         ..RunOptions::default()
     };
     driver::run(&model, &opts).expect("the serial run completes");
-    history(out)
 }
 
 pub fn history(out: &Path) -> CsvTable {

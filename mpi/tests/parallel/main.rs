@@ -4,6 +4,7 @@
 //! must stop every rank.
 
 mod contact;
+mod contact_output;
 mod drive;
 mod errors;
 mod harness;
