@@ -58,14 +58,18 @@
 //! first-pass rows, whose release is what the solution needs (measured on
 //! the scaling family's first contact, 20²: five base nodes 8.7e-6 h
 //! inside the cube's faces, period two, 30 of 30 inner iterations at every
-//! later Newton iteration, the step cut back). So [`lift`] hands those
-//! first-pass points over to `b` ([`hand_over`]): they are shadowed for the
-//! rest of the step — still evaluated, and lifted again, like any shadowed
-//! point, where they then penetrate — and the linearized step with `b`
-//! alone at that place is well posed. Those that come back do so at an
-//! iterate where `b` carries its share of the load, from where the inner
-//! iteration converges with both (the 20² and 24² first contacts: no
-//! cut-back, 10 Newton iterations).
+//! later Newton iteration, the step cut back). So where the inner
+//! iteration stalls again once the second pass is left out,
+//! [`hand_over_lifted`] hands those first-pass points over to `b`: they are
+//! shadowed for the rest of the step — still evaluated, and lifted again,
+//! like any shadowed point, where they then penetrate — and the linearized
+//! step with `b` alone at that place is well posed. Those that come back do
+//! so at an iterate where `b` carries its share of the load, from where the
+//! inner iteration converges with both (the 20² and 24² first contacts: no
+//! cut-back, 11 Newton iterations). Not at every lift: a lifted node at a
+//! convex corner (the ring impact) needs the first-pass points around it,
+//! which then came back at every lift until Newton's flip count stopped
+//! the step.
 
 use super::set::ContactSet;
 use super::slave::Role;
@@ -115,9 +119,8 @@ pub fn shadow(set: &mut ContactSet) {
 /// Enforces again, for the rest of the step, every shadowed point (of a
 /// second pass, a self-contact point a stalled subproblem left out,
 /// [`super::pair::Pair::droppable`], or a first-pass point handed over to
-/// a lifted one) that penetrates its face beyond the tolerance, and hands
-/// over to each lifted second-pass point the first-pass points it repeats
-/// (module docs); returns how many were lifted.
+/// a lifted one, [`hand_over_lifted`]) that penetrates its face beyond the
+/// tolerance; returns how many.
 ///
 /// A second pass is judged only at an iterate where its first pass holds
 /// the slave surface (no first-pass point deeper than its tolerance,

@@ -49,7 +49,8 @@
 //! (`Δt ‖r‖/ρ`: a tensile or tangential multiplier on a separating point
 //! works outside the frictional ledger). One that
 //! cycles (no progress over a few iterates) leaves the second pass out
-//! for the step.
+//! for the step, and, cycling again, the first-pass points that repeat a
+//! lifted second-pass point ([`crate::contact::second_pass`]).
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).
