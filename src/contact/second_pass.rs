@@ -45,9 +45,35 @@
 //! again and was lifted again at every Newton iteration (the coarse friction
 //! blocks landing in one step of 0.1: three base nodes 4.1e-4 h inside the
 //! cube, the step stopped after 25 iterations).
+//!
+//! One constraint per location: a lifted point `b` (a master node inside a
+//! slave face `F`) repeats the first-pass points that are nodes of `F` and
+//! are held on a master face that has `b` as a node: both rows measure the
+//! gap between the same two faces at the same place, and with friction
+//! their redundancy makes the lifted row's compliance, seen through theirs,
+//! negative (a sliding pressed point's friction moves the faces' normal
+//! gap against its own pressure). The semismooth Newton step then gives
+//! `b` a tensile force where it penetrates, the next step opens it, and
+//! the inner iteration cycles between the two without ever changing the
+//! first-pass rows, whose release is what the solution needs (measured on
+//! the scaling family's first contact, 20²: five base nodes 8.7e-6 h
+//! inside the cube's faces, period two, 30 of 30 inner iterations at every
+//! later Newton iteration, the step cut back). So where the inner
+//! iteration stalls again once the second pass is left out,
+//! [`hand_over_lifted`] hands those first-pass points over to `b`: they are
+//! shadowed for the rest of the step — still evaluated, and lifted again,
+//! like any shadowed point, where they then penetrate — and the linearized
+//! step with `b` alone at that place is well posed. Those that come back do
+//! so at an iterate where `b` carries its share of the load, from where the
+//! inner iteration converges with both (the 20² and 24² first contacts: no
+//! cut-back, 11 Newton iterations). Not at every lift: a lifted node at a
+//! convex corner (the ring impact) needs the first-pass points around it,
+//! which then came back at every lift until Newton's flip count stopped
+//! the step.
 
 use super::set::ContactSet;
 use super::slave::Role;
+use super::surface::Master;
 
 /// A first-pass point engaged within this fraction of its face size.
 const ENGAGED_GAP: f64 = 0.25;
@@ -91,16 +117,30 @@ pub fn shadow(set: &mut ContactSet) {
 }
 
 /// Enforces again, for the rest of the step, every shadowed point (of a
-/// second pass, or a self-contact point a stalled subproblem left out,
-/// [`super::pair::Pair::droppable`]) that penetrates its face beyond the
+/// second pass, a self-contact point a stalled subproblem left out,
+/// [`super::pair::Pair::droppable`], or a first-pass point handed over to
+/// a lifted one, [`hand_over_lifted`]) that penetrates its face beyond the
 /// tolerance; returns how many.
+///
+/// A second pass is judged only at an iterate where its first pass holds
+/// the slave surface (no first-pass point deeper than its tolerance,
+/// [`first_pass_holds`]): where the slave nodes are still inside the master,
+/// the master nodes under them are inside the slave faces by as much, a
+/// mirror of the first pass's own violation that its next iterate removes,
+/// not a penetration of the master's own. Lifted there they constrain the
+/// same motion as the first-pass points around them for the rest of the
+/// step, and the inner iteration cycles on the redundant rows.
 pub fn lift(set: &mut ContactSet) -> usize {
     let mut lifted = 0;
-    for p in set
-        .pairs
-        .iter_mut()
-        .filter(|p| p.pass == 2 || p.surface.own)
-    {
+    for i in 0..set.pairs.len() {
+        let p = &set.pairs[i];
+        let judged = p.surface.own
+            || p.pass == 1
+            || (p.pass == 2 && (i == 0 || first_pass_holds(&set.pairs[i - 1], p.input)));
+        if !judged {
+            continue;
+        }
+        let p = &mut set.pairs[i];
         let tol = p.tol_abs;
         for point in &mut p.points {
             if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {
@@ -110,6 +150,69 @@ pub fn lift(set: &mut ContactSet) -> usize {
         }
     }
     lifted
+}
+
+/// Hands over to every lifted second-pass point the first-pass points it
+/// repeats (module docs), for a subproblem that stalls with the second
+/// pass left out but for the lifted points; returns how many were shadowed.
+pub fn hand_over_lifted(set: &mut ContactSet) -> usize {
+    let mut shadowed = 0;
+    for i in 1..set.pairs.len() {
+        for k in 0..set.pairs[i].points.len() {
+            if set.pairs[i].pass == 2 && set.pairs[i].points[k].role == Role::Lifted {
+                shadowed += hand_over(set, i, k);
+            }
+        }
+    }
+    shadowed
+}
+
+/// Shadows, for the rest of the step, the first-pass points that repeat the
+/// lifted second-pass point `k` of pair `i` (module docs): the slaves of
+/// its face whose own held face has its node. Returns how many.
+fn hand_over(set: &mut ContactSet, i: usize, k: usize) -> usize {
+    let (first, rest) = set.pairs.split_at_mut(i);
+    let (Some(p1), p2) = (first.last_mut(), &rest[0]) else {
+        return 0;
+    };
+    if p1.pass != 1 || p1.input != p2.input {
+        return 0;
+    }
+    let (Master::Faces(faces2), Master::Faces(faces1)) = (&p2.surface.master, &p1.surface.master)
+    else {
+        return 0;
+    };
+    let (Some(f), node) = (p2.narrow.held[k], p2.surface.slaves[k]) else {
+        return 0;
+    };
+    let mut shadowed = 0;
+    for &c in faces2[f].nodes() {
+        let Some(s) = p1.surface.slave_index(c) else {
+            continue;
+        };
+        let repeats = p1.narrow.held[s].is_some_and(|g| faces1[g].nodes().contains(&node));
+        let q = &mut p1.points[s];
+        if q.role == Role::Enforced && q.on_master() && repeats {
+            q.role = Role::Shadowed;
+            q.r = [0.0; 3];
+            shadowed += 1;
+        }
+    }
+    shadowed
+}
+
+/// Whether `first`, the first pass of the `[[contact]]` `input`, holds its
+/// slave surface: none of its points penetrates its master beyond the
+/// pair's tolerance (true where `first` is another contact's pair).
+fn first_pass_holds(first: &super::pair::Pair, input: usize) -> bool {
+    if first.pass != 1 || first.input != input {
+        return true;
+    }
+    let tol = first.tol_abs;
+    first
+        .points
+        .iter()
+        .all(|q| !(q.on_master() && q.acts()) || q.lin.g1 >= -tol)
 }
 
 /// Shadows every second-pass point of the pairs with multipliers for the

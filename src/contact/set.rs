@@ -258,7 +258,7 @@ impl ContactSet {
                     continue;
                 }
                 if !point.acts() {
-                    // a shadowed second-pass point (super::second_pass):
+                    // a shadowed point (super::second_pass):
                     // its penetration beyond the tolerance
                     let depth = (-point.lin.g1).max(0.0);
                     tol = tol.max(depth / p.tol_abs);
@@ -309,7 +309,7 @@ impl ContactSet {
         }
         let lifted = super::second_pass::lift(self);
         if lifted > 0 {
-            log::debug!("contact: {lifted} shadowed second-pass point(s) penetrate: enforced");
+            log::debug!("contact: {lifted} shadowed point(s) penetrate: enforced");
         }
         changed + lifted
     }

@@ -24,10 +24,11 @@ pub enum Role {
     /// A second-pass slave whose constraint the first pass holds at this
     /// iterate ([`super::second_pass`]: on a first-pass slave's node at the
     /// step's start, [`super::narrow::on_nodes`]; the shadow rule; or a
-    /// subproblem that stalled with both passes): evaluated, without a
+    /// subproblem that stalled with both passes), or a first-pass slave
+    /// handed over to a lifted point that repeats it: evaluated, without a
     /// multiplier, and enforced again where it penetrates.
     Shadowed,
-    /// A shadowed second-pass point that penetrated and is enforced again
+    /// A shadowed point that penetrated and is enforced again
     /// for the rest of the step ([`super::second_pass::lift`]): a stalled
     /// subproblem keeps it (dropping it again would let it back through and
     /// lift it again, every Newton iteration until the step fails).

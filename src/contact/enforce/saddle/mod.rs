@@ -49,7 +49,8 @@
 //! (`Δt ‖r‖/ρ`: a tensile or tangential multiplier on a separating point
 //! works outside the frictional ledger). One that
 //! cycles (no progress over a few iterates) leaves the second pass out
-//! for the step.
+//! for the step, and, cycling again, the first-pass points that repeat a
+//! lifted second-pass point ([`crate::contact::second_pass`]).
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).
@@ -280,7 +281,7 @@ impl Saddle {
             contacts: m,
             ..Default::default()
         };
-        let mut dropped = false;
+        let (mut dropped, mut handed) = (false, false);
         self.prox = match exact && !full {
             true => self.params.one_step_proximal,
             false => self.params.proximal,
@@ -310,13 +311,27 @@ impl Saddle {
                 self.history.push(merit);
             }
             let spent = info.iterations >= self.params.max_inner;
-            if self.stalled() && !dropped {
-                dropped = true;
-                if crate::contact::second_pass::drop_all(set) > 0 {
-                    // the two passes constrain the same motion and the inner
-                    // iteration stalls there: the first pass alone, for the
-                    // rest of the step (as the condensed path does)
-                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations; second pass left out for the step", info.iterations);
+            if self.stalled() && !(dropped && handed) {
+                // the two passes constrain the same motion and the inner
+                // iteration stalls there: the first pass alone, for the
+                // rest of the step (as the condensed path does), but for
+                // the lifted points; stalled again, each of those alone
+                // where it repeats first-pass points
+                let (what, left) = if !dropped {
+                    dropped = true;
+                    (
+                        "second pass left out",
+                        crate::contact::second_pass::drop_all(set),
+                    )
+                } else {
+                    handed = true;
+                    (
+                        "first-pass points repeating a lifted one left out",
+                        crate::contact::second_pass::hand_over_lifted(set),
+                    )
+                };
+                if left > 0 {
+                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations; {what} for the step ({left})", info.iterations);
                     self.r.copy_from_slice(&self.r_old);
                     self.y.iter_mut().for_each(|v| *v = 0.0);
                     self.history.clear();
