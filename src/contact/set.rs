@@ -52,6 +52,10 @@ pub struct ContactSet {
     /// Scratch of the second pass's coincidence test.
     cells: std::collections::HashMap<[i64; 3], Vec<usize>>,
     coincident: Vec<bool>,
+    /// A stalled saddle-point inner iteration left the second pass out in
+    /// this step: lifts then wait for a first pass that holds
+    /// ([`super::second_pass::lift`]).
+    pub(super) gate_lifts: bool,
 }
 
 /// One point as the rest of the program sees it (read only).
@@ -152,6 +156,7 @@ impl ContactSet {
     /// warm-started from the last step's forces; a second pass shadows its
     /// slaves that lie on a first-pass slave at `x_n`.
     pub fn begin_step(&mut self, x: &[f64], dt: f64) {
+        self.gate_lifts = false;
         for p in &mut self.pairs {
             p.begin_step(dt);
         }
