@@ -3,53 +3,27 @@
 //! exit 2 naming the file and the key, a contact model whose estimate
 //! exceeds the memory available (`EMCONTACT_MEMORY_LIMIT` caps it here).
 
+use crate::common::python::{python, repo};
 use crate::common::run::{bin, printed, write_input};
 use std::process::Output;
 
-/// The contact-scaling family at N = 16, one element layer
-/// (validation/contact_scaling/make.py 16 1 --gap 0.03): a cube of 16 × 16
-/// faces over a base of twice their size, two passes.
+/// The contact-scaling family at N = 16, one element layer, one step of
+/// 0.05 (`validation/contact_scaling/make.py 16 1 --gap 0.03`): a cube of
+/// 16 × 16 faces over a base of twice their size, two passes.
 fn blocks(system: &str) -> String {
-    format!(
-        r#"[problem]
-name = "blocks_16_1"
-dimension = 3
-[time]
-dt = 0.05
-end = 0.05
-[solver]
-contact_system = "{system}"
-[mesh]
-[[mesh.generate]]
-kind = "box"
-name = "base"
-min = [0.0, 0.0, 0.0]
-max = [2.0, 2.0, 1.0]
-divisions = [16, 16, 1]
-[[mesh.generate]]
-kind = "box"
-name = "cube"
-min = [0.5, 0.0, 1.03]
-max = [1.5, 1.0, 2.03]
-divisions = [16, 16, 1]
-[[body]]
-name = "base"
-group = "base"
-material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
-[[body]]
-name = "cube"
-group = "cube"
-material = {{ model = "neo-hookean", young = 10000.0, poisson = 0.0, density = 100.0 }}
-velocity = [0.0, 1.5, -1.0]
-[[boundary]]
-group = "base_zmin"
-fix = ["x", "y", "z"]
-[[contact]]
-slave = "cube_zmin"
-master = "base_zmax"
-friction = 0.8
-"#
-    )
+    let made = python(&["argparse"])
+        .arg(repo("validation/contact_scaling/make.py"))
+        .args([
+            "16", "1", "--gap", "0.03", "--end", "0.05", "--system", system,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "make.py: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    String::from_utf8(made.stdout).unwrap()
 }
 
 /// `emcontact ARGS` on `text` (as `model.toml`) with the memory capped at
