@@ -43,7 +43,7 @@
 //! of the bodies' pattern), and the augmented matrix's values and indices
 //! held twice (the saddle system's assembly and the solver's copy).
 
-use crate::contact::enforce::saddle::Reach;
+use crate::contact::enforce::saddle::{anchors, augmented_pattern, Reach};
 use crate::contact::enforce::Method;
 use crate::contact::search::SpatialHash;
 use crate::contact::surface::{face_normal_raw, Master, Surface};
@@ -172,23 +172,15 @@ fn lu_bytes(
 
 /// The augmented LU's bytes and the augmented pattern's entries: one
 /// pseudo-node per point of `reach` on the bodies' pattern with the contact
-/// couplings, as [`crate::contact::enforce::saddle::Saddle::new`] builds it.
+/// couplings, as the saddle path builds it ([`augmented_pattern`]).
 fn saddle_factors(
     coupled: &BlockPattern,
     reach: &Reach,
     ordering: FillOrdering,
 ) -> Result<(f64, usize), String> {
-    let n = coupled.n_nodes();
-    let pairs = reach
-        .iter()
-        .enumerate()
-        .flat_map(|(j, (_, _, l))| l.iter().map(move |&a| (n + j, a)));
-    let aug = coupled.extended(reach.len(), pairs);
-    let anchored: Vec<(usize, usize)> = reach
-        .iter()
-        .enumerate()
-        .map(|(j, (_, _, l))| (n + j, l[0]))
-        .collect();
+    let lists: Vec<&[usize]> = reach.iter().map(|(_, _, l)| l.as_slice()).collect();
+    let aug = augmented_pattern(coupled, &lists);
+    let anchored = anchors(coupled.n_nodes(), &lists);
     Ok((lu_bytes(&aug, ordering, &anchored)?, aug.nnz()))
 }
 

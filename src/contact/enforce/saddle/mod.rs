@@ -113,6 +113,28 @@ pub struct Saddle {
     rhs: Vec<f64>,
 }
 
+/// The augmented pattern: the nodes of `k_pattern`, then one pseudo-node
+/// per point `j`, coupled to the nodes it may reach (`lists[j]`, its slave
+/// node first).
+pub fn augmented_pattern<L: AsRef<[usize]>>(k_pattern: &BlockPattern, lists: &[L]) -> BlockPattern {
+    let n = k_pattern.n_nodes();
+    let pairs = lists
+        .iter()
+        .enumerate()
+        .flat_map(|(j, l)| l.as_ref().iter().map(move |&a| (n + j, a)));
+    k_pattern.extended(lists.len(), pairs)
+}
+
+/// `(pseudo-node, anchor)` of [`augmented_pattern`]'s points: each point's
+/// multipliers ordered after its slave node.
+pub fn anchors<L: AsRef<[usize]>>(n_nodes: usize, lists: &[L]) -> Vec<(usize, usize)> {
+    lists
+        .iter()
+        .enumerate()
+        .map(|(j, l)| (n_nodes + j, l.as_ref()[0]))
+        .collect()
+}
+
 impl Saddle {
     /// The system for the points of `reach` on the bodies' pattern `k_pattern`.
     pub fn new(
@@ -133,11 +155,7 @@ impl Saddle {
             points.push((p, k));
             lists.push(nodes);
         }
-        let pairs = lists
-            .iter()
-            .enumerate()
-            .flat_map(|(j, l)| l.iter().map(move |&a| (n_nodes + j, a)));
-        let pattern = k_pattern.extended(lists.len(), pairs);
+        let pattern = augmented_pattern(k_pattern, &lists);
         let k_pos = positions(k_pattern, &pattern);
         let m = points.len();
         Saddle {
@@ -185,9 +203,7 @@ impl Saddle {
 
     /// `(pseudo-node, anchor)`: each point's multipliers after its slave node.
     pub fn anchored(&self) -> Vec<(usize, usize)> {
-        (0..self.points.len())
-            .map(|j| (self.n_nodes + j, self.reach[j][0]))
-            .collect()
+        anchors(self.n_nodes, &self.reach)
     }
 
     /// The layout: per multiplier block its pair, point and coupled nodes
