@@ -3,8 +3,9 @@
 //! factorization): LU flops and stored entries of the bodies' pattern, of
 //! the bodies with the step's contact couplings, and of the augmented
 //! pattern (one pseudo-node per point that may touch, anchored after its
-//! slave) ordered with each pseudo-node weight given, plus what the
-//! largest fronts are made of (slave, master-face and other nodes).
+//! slave), with both passes' points and with the first pass's alone, plus
+//! what the costliest fronts are made of (anchors `s`, pseudo-nodes `p`,
+//! other nodes a point may reach `m`, the rest `o`).
 //!
 //! `cargo run --release --example saddle_fill -- MODEL.toml [ORDERING]`
 //! (`metis`, `amd` or `auto`; the model's first step must reach contact,
@@ -75,12 +76,11 @@ fn main() {
         reach.len(),
         ordering
     );
-    let show = |name: &str, p: &BlockPattern, anchored: &[(usize, usize)], w: usize| {
+    let show = |name: &str, p: &BlockPattern, anchored: &[(usize, usize)]| {
         let t = Instant::now();
         let c = OrderConstraints {
+            last: &[],
             anchored,
-            pseudo_weight: w,
-            ..Default::default()
         };
         let f = SymbolicFactor::with_constraints(p, ordering, None, c).expect("the analysis");
         let s = f.size();
@@ -92,22 +92,21 @@ fn main() {
         );
         fronts(&f, &role, d);
     };
-    show("(a) bodies", &free, &[], 0);
-    show("(b) coupled bodies", &coupled, &[], 0);
-    let first: Vec<&[usize]> = reach
-        .iter()
-        .filter(|(pair, _, _)| *pair == 0)
-        .map(|(_, _, l)| l.as_slice())
-        .collect();
-    show(
-        &format!("(c) first pass only ({})", first.len()),
-        &augmented_pattern(&coupled, &first),
-        &anchors(n, &first),
-        0,
-    );
-    for w in [0, 1, 2, 3, 5] {
-        show(&format!("(c/d) augmented, weight {w}"), &aug, &anchored, w);
+    show("(a) bodies", &free, &[]);
+    show("(b) coupled bodies", &coupled, &[]);
+    for (name, pass) in [("(c1) first pass only", 0), ("(c2) second pass only", 1)] {
+        let some: Vec<&[usize]> = reach
+            .iter()
+            .filter(|(pair, _, _)| *pair == pass)
+            .map(|(_, _, l)| l.as_slice())
+            .collect();
+        show(
+            &format!("{name} ({})", some.len()),
+            &augmented_pattern(&coupled, &some),
+            &anchors(n, &some),
+        );
     }
+    show("(c) augmented", &aug, &anchored);
 }
 
 /// The five costliest supernodes: columns, rows below, and how many of
@@ -147,16 +146,4 @@ fn fronts(f: &SymbolicFactor, role: &[char], d: usize) {
         })
         .collect();
     println!("    largest fronts: {}", line.join(" | "));
-    if let Ok(path) = std::env::var("FRONT_DUMP") {
-        let s = cost[0].1;
-        let (b, e) = (sn.supernode_begin()[s], sn.supernode_end()[s]);
-        let nodes: Vec<String> = (b..e)
-            .step_by(d)
-            .map(|j| (fwd[j] / d).to_string())
-            .collect();
-        let mut old = std::fs::read_to_string(&path).unwrap_or_default();
-        old += &nodes.join(" ");
-        old += "\n";
-        std::fs::write(&path, old).unwrap();
-    }
 }

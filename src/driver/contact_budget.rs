@@ -164,7 +164,6 @@ fn lu_bytes(
     let c = OrderConstraints {
         last: &[],
         anchored,
-        ..Default::default()
     };
     let f =
         SymbolicFactor::with_constraints(pattern, ordering, None, c).map_err(|e| e.to_string())?;

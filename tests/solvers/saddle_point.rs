@@ -132,7 +132,6 @@ fn anchored_pseudo_nodes_fall_into_their_anchors_supernode() {
                 let c = OrderConstraints {
                     last,
                     anchored: &s.anchored,
-                    ..Default::default()
                 };
                 let sym = SymbolicFactor::with_constraints(&s.pattern, ordering, None, c).unwrap();
                 assert_anchored(&sym, &s);

@@ -114,7 +114,7 @@ impl SymbolicFactor {
     ) -> Result<SymbolicFactor, SymbolicError> {
         let c = OrderConstraints {
             last,
-            ..Default::default()
+            anchored: &[],
         };
         Self::with_constraints(pattern, ordering, relax, c)
     }

@@ -3,21 +3,19 @@
 //! is refactored alone), pseudo-nodes placed right after their anchors (the
 //! multipliers of contact points), the rest by the fill-reducing ordering.
 
-use crate::linalg::ordering::nodes::{weighted_node_ordering, FillOrdering, OrderingError};
+use crate::linalg::ordering::nodes::{node_ordering, FillOrdering, OrderingError};
 use faer::sparse::{SymbolicSparseColMat, SymbolicSparseColMatRef};
 
 /// The node ordering of `g` with the nodes `last` (sorted, distinct)
 /// ordered last, in their given order, and the rest by `ordering` on the
-/// graph without them, its vertices weighted by `weights` (nested
-/// dissection only, [`weighted_node_ordering`]).
+/// graph without them.
 pub fn ordering_with_last(
     g: SymbolicSparseColMatRef<'_, usize>,
     ordering: FillOrdering,
     last: &[usize],
-    weights: Option<&[usize]>,
 ) -> Result<(Vec<usize>, FillOrdering), OrderingError> {
     if last.is_empty() {
-        return weighted_node_ordering(g, ordering, weights);
+        return node_ordering(g, ordering);
     }
     let nn = g.ncols();
     let mut keep = vec![usize::MAX; nn];
@@ -39,15 +37,14 @@ pub fn ordering_with_last(
         col_ptr.push(row_idx.len());
     }
     let sub = SymbolicSparseColMat::new_checked(kept.len(), kept.len(), col_ptr, None, row_idx);
-    let sub_weights: Option<Vec<usize>> = weights.map(|w| kept.iter().map(|&a| w[a]).collect());
-    let (fwd, used) = weighted_node_ordering(sub.as_ref(), ordering, sub_weights.as_deref())?;
+    let (fwd, used) = node_ordering(sub.as_ref(), ordering)?;
     let mut out: Vec<usize> = fwd.iter().map(|&k| kept[k]).collect();
     out.extend_from_slice(last);
     Ok((out, used))
 }
 
 /// Constraints on the node ordering of a pattern.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct OrderConstraints<'a> {
     /// Nodes ordered last, in this order (sorted, distinct): the volatile
     /// contact nodes, whose trailing block is refactored alone.
@@ -58,33 +55,12 @@ pub struct OrderConstraints<'a> {
     /// anchor in the order given. A pseudo-node is no anchor and is anchored
     /// once; listed in `last` as well, it follows its anchor all the same.
     pub anchored: &'a [(usize, usize)],
-    /// Weight each pseudo-node adds to its anchor's vertex in nested
-    /// dissection (a node weighs 1; 0 leaves every vertex at 1).
-    pub pseudo_weight: usize,
 }
-
-impl Default for OrderConstraints<'_> {
-    fn default() -> Self {
-        OrderConstraints {
-            last: &[],
-            anchored: &[],
-            pseudo_weight: PSEUDO_WEIGHT,
-        }
-    }
-}
-
-/// [`OrderConstraints::pseudo_weight`] by default: a pseudo-node is `D`
-/// unknowns like a node, so an anchor's merged vertex weighs as the
-/// columns it brings to a separator, and METIS' separators, which minimize
-/// their weight, pass beside the anchors (the slave nodes of contact)
-/// where they can (`docs/decisions/anchored-pseudo-nodes.md`).
-pub const PSEUDO_WEIGHT: usize = 1;
 
 /// The node ordering of `g` under `c`: the pseudo-nodes are left out of the
 /// graph the fill-reducing ordering sees, merged into their anchors (an
-/// anchor's adjacency takes its pseudo-nodes', its weight in nested
-/// dissection `1 + c.pseudo_weight` per pseudo-node), the nodes `c.last`
-/// are ordered last ([`ordering_with_last`]), and each pseudo-node is put
+/// anchor's adjacency takes its pseudo-nodes'), the nodes `c.last` are
+/// ordered last ([`ordering_with_last`]), and each pseudo-node is put
 /// immediately after its anchor.
 ///
 /// With the anchor coupled to its pseudo-nodes' neighbours in the pattern
@@ -99,7 +75,7 @@ pub fn constrained_ordering(
     c: OrderConstraints<'_>,
 ) -> Result<(Vec<usize>, FillOrdering), OrderingError> {
     if c.anchored.is_empty() {
-        return ordering_with_last(g, ordering, c.last, None);
+        return ordering_with_last(g, ordering, c.last);
     }
     const NONE: usize = usize::MAX;
     let nn = g.ncols();
@@ -144,17 +120,11 @@ pub fn constrained_ordering(
         .filter(|&&v| anchor[v] == NONE)
         .map(|&v| idx[v])
         .collect();
+    let (fwd, used) = ordering_with_last(merged.as_ref(), ordering, &last)?;
     let mut followers: Vec<Vec<usize>> = vec![Vec::new(); kept.len()];
     for &(p, a) in c.anchored {
         followers[idx[a]].push(p);
     }
-    let weights: Option<Vec<usize>> = (c.pseudo_weight > 0).then(|| {
-        followers
-            .iter()
-            .map(|f| 1 + c.pseudo_weight * f.len())
-            .collect()
-    });
-    let (fwd, used) = ordering_with_last(merged.as_ref(), ordering, &last, weights.as_deref())?;
     let mut out = Vec::with_capacity(nn);
     for k in fwd {
         out.push(kept[k]);

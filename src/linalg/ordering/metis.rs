@@ -30,18 +30,6 @@ pub enum MetisError {
 /// The nested-dissection ordering of the symmetric graph `g` (a square
 /// pattern; the diagonal, if stored, is ignored).
 pub fn nested_dissection(g: SymbolicSparseColMatRef<'_, usize>) -> Result<Vec<usize>, MetisError> {
-    weighted_nested_dissection(g, None)
-}
-
-/// [`nested_dissection`] with vertex weights (`weights[v] ≥ 1`; `None`:
-/// unit weights, the same as all ones): METIS' node-separator refinement
-/// minimizes the total weight of the separator and balances the parts by
-/// weight (`METIS_NodeND`'s `vwgt`; `libmetis/sfm.c`), so a vertex
-/// standing for several nodes counts as their number.
-pub fn weighted_nested_dissection(
-    g: SymbolicSparseColMatRef<'_, usize>,
-    weights: Option<&[usize]>,
-) -> Result<Vec<usize>, MetisError> {
     let n = g.ncols();
     assert_eq!(g.nrows(), n, "a graph's pattern is square");
     if n <= 1 {
@@ -62,31 +50,20 @@ pub fn weighted_nested_dissection(
         }
         xadj.push(idx(adjncy.len())?);
     }
-    let mut vwgt: Option<Vec<idx_t>> = match weights {
-        Some(w) => {
-            assert!(
-                w.len() == n && w.iter().all(|&c| c >= 1),
-                "vertex weights ≥ 1, one a vertex"
-            );
-            Some(w.iter().map(|&c| idx(c)).collect::<Result<_, _>>()?)
-        }
-        None => None,
-    };
     let mut nvtxs = idx(n)?;
     let mut options = [0 as idx_t; metis_sys::METIS_NOPTIONS as usize];
     let mut perm = vec![0 as idx_t; n];
     let mut iperm = vec![0 as idx_t; n];
     // What METIS reads and writes: xadj[0..=n], adjncy[0..xadj[n]] with
-    // entries in [0, n), vwgt (if any) [0..n), perm and iperm [0..n),
-    // options[0..NOPTIONS]; it keeps no pointer after returning. Checked
-    // here, not assumed:
+    // entries in [0, n), perm and iperm [0..n), options[0..NOPTIONS]; it
+    // keeps no pointer after returning. Checked here, not assumed:
     assert!(xadj.len() == n + 1 && adjncy.len() == xadj[n] as usize);
     assert!(adjncy.iter().all(|&v| v >= 0 && (v as usize) < n));
     assert!(perm.len() == n && iperm.len() == n);
     // a panic elsewhere while holding the lock leaves METIS' state as it was
     let _one_call = METIS_CALL.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: the arrays have the lengths and index ranges asserted above,
-    // all are distinct live allocations, a null vwgt means unit weights,
+    // all are distinct live allocations, the null vwgt means unit weights,
     // and METIS' static state is used by this call alone (`METIS_CALL`).
     let status = unsafe {
         metis_sys::METIS_SetDefaultOptions(options.as_mut_ptr());
@@ -95,8 +72,7 @@ pub fn weighted_nested_dissection(
             &mut nvtxs,
             xadj.as_mut_ptr(),
             adjncy.as_mut_ptr(),
-            vwgt.as_mut()
-                .map_or(std::ptr::null_mut(), |w| w.as_mut_ptr()),
+            std::ptr::null_mut(),
             options.as_mut_ptr(),
             perm.as_mut_ptr(),
             iperm.as_mut_ptr(),

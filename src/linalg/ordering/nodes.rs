@@ -3,7 +3,7 @@
 //! its elimination tree.
 
 use crate::linalg::ordering::amd::minimum_degree;
-use crate::linalg::ordering::metis::{weighted_nested_dissection, MetisError};
+use crate::linalg::ordering::metis::{nested_dissection, MetisError};
 use crate::linalg::ordering::postorder::postorder;
 use faer::sparse::{FaerError, SymbolicSparseColMatRef};
 
@@ -46,24 +46,13 @@ pub fn node_ordering(
     g: SymbolicSparseColMatRef<'_, usize>,
     ordering: FillOrdering,
 ) -> Result<(Vec<usize>, FillOrdering), OrderingError> {
-    weighted_node_ordering(g, ordering, None)
-}
-
-/// [`node_ordering`] with vertex weights for nested dissection (the number
-/// of nodes a vertex stands for: [`weighted_nested_dissection`]); minimum
-/// degree ignores them.
-pub fn weighted_node_ordering(
-    g: SymbolicSparseColMatRef<'_, usize>,
-    ordering: FillOrdering,
-    weights: Option<&[usize]>,
-) -> Result<(Vec<usize>, FillOrdering), OrderingError> {
     let ordering = match ordering {
         FillOrdering::Auto if g.ncols() >= METIS_MIN_NODES => FillOrdering::Metis,
         FillOrdering::Auto => FillOrdering::Amd,
         o => o,
     };
     let fwd = match ordering {
-        FillOrdering::Metis => weighted_nested_dissection(g, weights)?,
+        FillOrdering::Metis => nested_dissection(g)?,
         _ => minimum_degree(g)?,
     };
     Ok((postorder(g, &fwd), ordering))

@@ -337,7 +337,6 @@ impl LinearSolver {
             let c = OrderConstraints {
                 last: &[],
                 anchored: &self.anchored,
-                ..Default::default()
             };
             SymbolicFactor::with_constraints(&self.op.pattern, self.plan.ordering, None, c)
                 .map_err(|e| LinearSolveError::Symbolic(e.to_string()))?

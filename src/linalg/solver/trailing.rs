@@ -56,7 +56,6 @@ pub fn analyse(
         let c = OrderConstraints {
             last: &[],
             anchored,
-            ..Default::default()
         };
         let f = SymbolicFactor::with_constraints(pattern, ordering, None, c).map_err(err)?;
         *plain_flops = Some(f.size().lu_flops);
@@ -75,7 +74,6 @@ pub fn analyse(
     let c = OrderConstraints {
         last: volatile,
         anchored,
-        ..Default::default()
     };
     let split =
         SymbolicFactor::with_constraints(pattern, ordering, Some(SPLIT_RELAX), c).map_err(err)?;
