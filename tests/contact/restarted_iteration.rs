@@ -8,34 +8,26 @@
 //! (`validation/contact_scaling/make.py 8 4 --gap 0.03 --gravity 10`),
 //! the workload of `benches/timings/contact_iteration.rs`.
 
-use crate::common::python::{python, repo};
 use crate::common::run::model;
+use crate::common::validation::contact_scaling;
 use emcontact::driver;
 use emcontact::dynamics::newton::iterate;
 use emcontact::dynamics::{State, StepReport, Stepper};
 
 fn setup(dir: &std::path::Path) -> (Stepper<3>, State, f64) {
-    let made = python(&["argparse"])
-        .arg(repo("validation/contact_scaling/make.py"))
-        .args([
-            "8",
-            "4",
-            "--gap",
-            "0.03",
-            "--gravity",
-            "10",
-            "--end",
-            "0.05",
-        ])
-        .args(["--system", "saddle"])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "make.py: {}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    let m = model(dir, &String::from_utf8(made.stdout).unwrap());
+    let text = contact_scaling(&[
+        "8",
+        "4",
+        "--gap",
+        "0.03",
+        "--gravity",
+        "10",
+        "--end",
+        "0.05",
+        "--system",
+        "saddle",
+    ]);
+    let m = model(dir, &text);
     let (stepper, s) = driver::setup::<3>(&m).unwrap();
     (stepper, s, m.time.dt)
 }
