@@ -123,7 +123,10 @@ fn contact_output_on_two_ranks_equals_the_serial_output() {
             .and_then(|s| s.parse().ok())
             .unwrap_or_else(|| panic!("point_fields.py: no {key} in {text}"))
     };
-    assert!(count("active=") > 0, "no active contact point in the frames: {text}");
+    assert!(
+        count("active=") > 0,
+        "no active contact point in the frames: {text}"
+    );
     // the nodal stress where a rank's elements are not all of a node's
     assert!(count("shared=") > 0, "no node on a rank boundary: {text}");
     // the figures the docs quote (`--nocapture`)
