@@ -11,6 +11,7 @@
 //! bit for bit on the number it was written with.
 
 use super::ledger::{self, Support};
+use super::petsc::PetscError;
 use super::stepper::Distributed;
 use emcontact::driver::checkpoint::{self, StateData};
 use emcontact::driver::ledger::StepLedger;
@@ -18,7 +19,8 @@ use emcontact::driver::record::{
     contact_row, contacts_csv, history_csv, pair_name, RecordSnapshot,
 };
 use emcontact::driver::{
-    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CONTACT_FIELDS, REACTION_COLUMNS,
+    write_piece, Balance, Checkpoint, StepControl, BODY_COLUMNS, CELL_FIELDS, CONTACT_FIELDS,
+    POINT_FIELDS, REACTION_COLUMNS, REACTION_FIELD,
 };
 use emcontact::dynamics::forces::PairForces;
 use emcontact::dynamics::{
@@ -234,12 +236,14 @@ impl Recorder {
     /// A VTK frame of `s`: this rank's piece; rank 0 also the `.pvtu` and the `.pvd`.
     pub fn frame<const D: usize>(
         &mut self,
-        st: &Distributed<D>,
+        st: &mut Distributed<D>,
         s: &State,
-    ) -> Result<(), OutputError> {
+    ) -> Result<(), StepOrOutput> {
         if !self.vtk {
             return Ok(());
         }
+        // every rank's elements in the nodal stress of its nodes
+        let stress_sums = st.nodal_stress_sums(&s.x)?;
         let stem = format!("{}_{:05}", self.name, self.frames);
         let piece = |r: usize| format!("{stem}_{r:05}.vtu");
         let fixed = st.local.sys.fixed.iter().any(|&f| f);
@@ -254,6 +258,7 @@ impl Recorder {
             local,
             s,
             reaction,
+            &stress_sums,
             &self.out.join(piece(st.layout.rank)),
         )?;
         // every piece exists before the .pvtu names it
@@ -385,25 +390,30 @@ fn pair_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// The `.pvtu` naming the pieces (the fields of `driver::write_piece`).
+/// The `.pvtu` naming the pieces and declaring their arrays, from the lists
+/// `driver::write_piece` writes them from: the [`POINT_FIELDS`], with
+/// `reaction` the [`REACTION_FIELD`], with `contact` the [`CONTACT_FIELDS`],
+/// and the [`CELL_FIELDS`] (VTK's parallel reader passes on only the
+/// arrays declared here).
 fn pvtu_text(pieces: &[String], reaction: bool, contact: bool) -> String {
-    let mut point = String::from(
-        "      <PDataArray type=\"Float64\" Name=\"displacement\" NumberOfComponents=\"3\"/>\n      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n",
-    );
+    let declare = |fields: &[(&str, usize)]| -> String {
+        fields
+            .iter()
+            .map(|(name, components)| {
+                format!("      <PDataArray type=\"Float64\" Name=\"{name}\" NumberOfComponents=\"{components}\"/>\n")
+            })
+            .collect()
+    };
+    let mut point = declare(&POINT_FIELDS);
     if reaction {
-        point.push_str(
-            "      <PDataArray type=\"Float64\" Name=\"reaction\" NumberOfComponents=\"3\"/>\n",
-        );
+        point += &declare(&[REACTION_FIELD]);
     }
     if contact {
-        for (name, components) in CONTACT_FIELDS {
-            point.push_str(&format!(
-                "      <PDataArray type=\"Float64\" Name=\"{name}\" NumberOfComponents=\"{components}\"/>\n"
-            ));
-        }
+        point += &declare(&CONTACT_FIELDS);
     }
+    let cell = declare(&CELL_FIELDS);
     let mut text = format!(
-        "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData Vectors=\"displacement\">\n{point}    </PPointData>\n    <PCellData Tensors=\"stress\" Scalars=\"strain_energy_density\">\n      <PDataArray type=\"Float64\" Name=\"stress\" NumberOfComponents=\"9\"/>\n      <PDataArray type=\"Float64\" Name=\"strain_energy_density\" NumberOfComponents=\"1\"/>\n      <PDataArray type=\"Float64\" Name=\"body\" NumberOfComponents=\"1\"/>\n    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n"
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData Vectors=\"displacement\">\n{point}    </PPointData>\n    <PCellData Tensors=\"stress\" Scalars=\"strain_energy_density\">\n{cell}    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n"
     );
     for p in pieces {
         text.push_str(&format!("    <Piece Source=\"{p}\"/>\n"));
@@ -412,11 +422,14 @@ fn pvtu_text(pieces: &[String], reaction: bool, contact: bool) -> String {
     text
 }
 
-/// A ledger's failure (an element) or an output file's.
+/// A ledger's failure (an element), an output file's or PETSc's (an
+/// exchange among the ranks).
 #[derive(Debug, thiserror::Error)]
 pub enum StepOrOutput {
     #[error("{0}")]
     Step(#[from] StepError),
     #[error("{0}")]
     Output(#[from] OutputError),
+    #[error("{0}")]
+    Petsc(#[from] PetscError),
 }

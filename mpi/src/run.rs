@@ -60,6 +60,7 @@ impl From<StepOrOutput> for RunFailure {
         match e {
             StepOrOutput::Step(e) => RunFailure::Step(e),
             StepOrOutput::Output(e) => RunFailure::Output(e),
+            StepOrOutput::Petsc(e) => RunFailure::Petsc(e),
         }
     }
 }
@@ -329,7 +330,7 @@ fn run_dim<const D: usize>(
             let output_time =
                 control.adaptive || (control.next_target - 1) % model.output.every as u64 == 0;
             if landed && output_time || control.done(state.t) {
-                rec.frame(&st, &state)?;
+                rec.frame(&mut st, &state)?;
             }
             if every > 0 && control.steps % every == 0 {
                 rec.checkpoint(model, &st, &state, &control)?;

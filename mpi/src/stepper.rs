@@ -41,7 +41,7 @@ use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
 use emcontact::contact::{ContactSet, EvalOptions};
-use emcontact::driver::Steps;
+use emcontact::driver::{nodal_stress_sums, Steps, NODAL_SUM_WIDTH};
 use emcontact::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
 use emcontact::dynamics::newton::{
     self, policy::NewtonPolicy, Eval, NewtonScratch, StepProblem, Taken,
@@ -105,6 +105,9 @@ pub struct Distributed<'p, const D: usize> {
     /// Support reactions of the last evaluation, on the local nodes.
     pub reaction: Vec<f64>,
     ghosts: GhostVec<'p>,
+    /// The ghost exchange of [`NODAL_SUM_WIDTH`] values per node, made at
+    /// the first frame (runs without frames do without it).
+    nodal_ghosts: Option<GhostVec<'p>>,
     pub timing: Timing,
 }
 
@@ -163,6 +166,7 @@ impl<'p, const D: usize> Distributed<'p, D> {
             gathered: None,
             reaction: vec![0.0; n],
             ghosts,
+            nodal_ghosts: None,
             timing: Timing::default(),
         };
         st.set_up_contact(model)?;
@@ -231,6 +235,30 @@ impl<'p, const D: usize> Distributed<'p, D> {
         self.ghosts.forward(v)?;
         self.timing.communication += started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// The [`nodal_stress_sums`] of this rank's local nodes at `x` over
+    /// every rank's elements: this rank's elements' sums, the other ranks'
+    /// added at shared nodes (summed at the owners, then sent to the
+    /// ghosts), so that the nodal stress of every local node, owned or
+    /// ghost, is the whole mesh's. A neighbour exchange of
+    /// [`NODAL_SUM_WIDTH`] values per ghost node each way. Collective.
+    pub fn nodal_stress_sums(&mut self, x: &[f64]) -> Result<Vec<f64>, PetscError> {
+        let mut sums = nodal_stress_sums(&self.local.sys, x);
+        let started = std::time::Instant::now();
+        let exchange = match &mut self.nodal_ghosts {
+            Some(g) => g,
+            none => none.insert(GhostVec::new(
+                self.ghosts.petsc(),
+                NODAL_SUM_WIDTH,
+                self.layout.owned,
+                &self.layout.petsc[self.layout.owned..],
+            )?),
+        };
+        exchange.reverse_add(&mut sums)?;
+        exchange.forward(&mut sums)?;
+        self.timing.communication += started.elapsed().as_secs_f64();
+        Ok(sums)
     }
 
     /// One rank's element failure, seen by every rank: the lowest failing

@@ -8,12 +8,18 @@ use crate::output::{self, Field, Frame, OutputError};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Nodal Cauchy stress (9 components per node, row-major) and its von Mises
-/// stress: at every node the average of the stress of each of its elements
-/// at that node ([`kernel::nodal_stress`]), weighted by the elements'
-/// reference volumes. NaN at nodes of no body (and where an element of the
-/// node is inverted).
-fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+/// Width of a node's entry in [`nodal_stress_sums`]: the 9 components of
+/// the weighted stress sum (row-major), then the weight.
+pub const NODAL_SUM_WIDTH: usize = 10;
+
+/// The parts of the nodal stress that add over elements: per node
+/// ([`NODAL_SUM_WIDTH`] entries each) the sum over its elements of each
+/// element's stress at that node ([`kernel::nodal_stress`]) times the
+/// element's reference volume, and the sum of those volumes. Sums over
+/// disjoint sets of elements add, so a parallel run sums its ranks' shares
+/// at shared nodes before [`nodal_stress_average`]. NaN sums where an
+/// element of the node is inverted.
+pub fn nodal_stress_sums<const D: usize>(sys: &System<D>, x: &[f64]) -> Vec<f64> {
     let n = sys.n_nodes;
     // node → (element, local index), grouped by node
     let mut start = vec![0usize; n + 1];
@@ -48,10 +54,10 @@ fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f6
             kernel::volume::<D>(sys.elements[e].element.kind, &xr[..k]).unwrap_or(f64::NAN)
         })
         .collect();
-    let per_node: Vec<([f64; 9], f64)> = (0..n)
-        .into_par_iter()
-        .map(|a| {
-            let (mut sum, mut weight) = ([0.0; 9], 0.0);
+    let mut sums = vec![0.0; n * NODAL_SUM_WIDTH];
+    sums.par_chunks_mut(NODAL_SUM_WIDTH)
+        .enumerate()
+        .for_each(|(a, out)| {
             for &(e, k) in &adj[start[a]..start[a + 1]] {
                 let (e, k) = (e as usize, k as usize);
                 let be = &sys.elements[e];
@@ -67,11 +73,30 @@ fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f6
                     std::array::from_fn(|c| s[(c / 3, c % 3)])
                 });
                 for c in 0..9 {
-                    sum[c] += volume[e] * s[c];
+                    out[c] += volume[e] * s[c];
                 }
-                weight += volume[e];
+                out[9] += volume[e];
             }
-            let avg = sum.map(|v| if weight > 0.0 { v / weight } else { f64::NAN });
+        });
+    sums
+}
+
+/// Nodal Cauchy stress (9 components per node, row-major) and its von Mises
+/// stress from complete [`nodal_stress_sums`]: at every node the average of
+/// its elements' stresses there, weighted by their reference volumes. NaN
+/// at nodes of no element (and where an element of the node is inverted).
+pub fn nodal_stress_average(sums: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let per_node: Vec<([f64; 9], f64)> = sums
+        .par_chunks(NODAL_SUM_WIDTH)
+        .map(|s| {
+            let weight = s[9];
+            let avg: [f64; 9] = std::array::from_fn(|c| {
+                if weight > 0.0 {
+                    s[c] / weight
+                } else {
+                    f64::NAN
+                }
+            });
             let vm = kernel::von_mises(&nalgebra::Matrix3::from_row_slice(&avg));
             (avg, vm)
         })
@@ -82,13 +107,13 @@ fn nodal_stress<const D: usize>(sys: &System<D>, x: &[f64]) -> (Vec<f64>, Vec<f6
     )
 }
 
-/// Writes one VTK frame of the whole mesh: reference coordinates,
-/// `displacement`, `velocity`, `stress` (nodal Cauchy, 9 components) and
-/// `von_mises` point data, `stress` (Cauchy, 9 components),
-/// `strain_energy_density` and `body` cell data; with fixed dofs the
-/// `reaction` point data (the support force of the step that ended in
-/// `state`, zero on free dofs; `reaction` has the dof layout of the state);
-/// with contact the contact point data ([`CONTACT_FIELDS`]).
+/// Writes one VTK frame of the whole mesh: reference coordinates, the
+/// [`POINT_FIELDS`] (`displacement`, `velocity`, nodal Cauchy `stress`, 9
+/// components, and `von_mises`) and the [`CELL_FIELDS`] (`stress`, Cauchy,
+/// 9 components, `strain_energy_density`, `body`); with fixed dofs the
+/// [`REACTION_FIELD`] (the support force of the step that ended in `state`,
+/// zero on free dofs; `reaction` has the dof layout of the state); with
+/// contact the contact point data ([`CONTACT_FIELDS`]).
 pub fn write_frame<const D: usize>(
     sys: &System<D>,
     contacts: &ContactSet,
@@ -96,8 +121,27 @@ pub fn write_frame<const D: usize>(
     reaction: Option<&[f64]>,
     path: &Path,
 ) -> Result<(), OutputError> {
-    write_piece(sys, contacts, Some, state, reaction, path)
+    let sums = nodal_stress_sums(sys, &state.x);
+    write_piece(sys, contacts, Some, state, reaction, &sums, path)
 }
+
+/// The point data of every frame (by name, with their components), in the
+/// order they are written: displacement, velocity, nodal Cauchy stress and
+/// its von Mises stress.
+pub const POINT_FIELDS: [(&str, usize); 4] = [
+    ("displacement", 3),
+    ("velocity", 3),
+    ("stress", 9),
+    ("von_mises", 1),
+];
+
+/// The point data of a frame with fixed dofs: the support force.
+pub const REACTION_FIELD: (&str, usize) = ("reaction", 3);
+
+/// The cell data of every frame: Cauchy stress averaged over the element's
+/// current volume, strain energy density, body index.
+pub const CELL_FIELDS: [(&str, usize); 3] =
+    [("stress", 9), ("strain_energy_density", 1), ("body", 1)];
 
 /// The contact point data of a frame (by name, with their components): on
 /// slave nodes the gap (NaN where a node is no slave or has no master face
@@ -114,13 +158,17 @@ pub const CONTACT_FIELDS: [(&str, usize); 5] = [
 /// [`write_frame`] of a part of the mesh: `sys` over the piece's nodes,
 /// `local(a)` the piece's node of the contact set's (mesh) node `a` (`None`
 /// where the piece does not hold it), so that each piece carries the
-/// contact data of its own nodes.
+/// contact data of its own nodes; `stress_sums` the piece's nodes'
+/// [`nodal_stress_sums`] over every element of the mesh (those of other
+/// pieces' elements added at shared nodes), so that the nodal stress of a
+/// piece's node is the whole mesh's.
 pub fn write_piece<const D: usize>(
     sys: &System<D>,
     contacts: &ContactSet,
     local: impl Fn(usize) -> Option<usize>,
     state: &State,
     reaction: Option<&[f64]>,
+    stress_sums: &[f64],
     path: &Path,
 ) -> Result<(), OutputError> {
     let n = sys.n_nodes;
@@ -169,47 +217,16 @@ pub fn write_piece<const D: usize>(
     let stress: Vec<f64> = per_cell.iter().flat_map(|c| c.0).collect();
     let energy: Vec<f64> = per_cell.iter().map(|c| c.1).collect();
     let body: Vec<f64> = sys.elements.iter().map(|e| e.body as f64).collect();
-    let (node_stress, von_mises) = nodal_stress(sys, &state.x);
+    let (node_stress, von_mises) = nodal_stress_average(stress_sums);
     let points = &sys.xref;
     let [gap, pressure, traction, slip_rate, cstate] = contact_fields(contacts, n, local);
-    let mut point_data = vec![
-        Field {
-            name: "displacement",
-            components: 3,
-            values: &disp,
-        },
-        Field {
-            name: "velocity",
-            components: 3,
-            values: &vel,
-        },
-        Field {
-            name: "stress",
-            components: 9,
-            values: &node_stress,
-        },
-        Field {
-            name: "von_mises",
-            components: 1,
-            values: &von_mises,
-        },
-    ];
+    let mut point_data = named(&POINT_FIELDS, [&disp, &vel, &node_stress, &von_mises]);
     if sys.fixed.iter().any(|&f| f) {
-        point_data.push(Field {
-            name: "reaction",
-            components: 3,
-            values: &react,
-        });
+        point_data.extend(named(&[REACTION_FIELD], [&react]));
     }
     if !contacts.is_empty() {
         let values = [&gap, &pressure, &traction, &slip_rate, &cstate];
-        point_data.extend(CONTACT_FIELDS.iter().zip(values).map(
-            |(&(name, components), values)| Field {
-                name,
-                components,
-                values,
-            },
-        ));
+        point_data.extend(named(&CONTACT_FIELDS, values));
     }
     output::write_vtu(
         path,
@@ -217,25 +234,25 @@ pub fn write_piece<const D: usize>(
             points,
             cells: &cells,
             point_data: &point_data,
-            cell_data: &[
-                Field {
-                    name: "stress",
-                    components: 9,
-                    values: &stress,
-                },
-                Field {
-                    name: "strain_energy_density",
-                    components: 1,
-                    values: &energy,
-                },
-                Field {
-                    name: "body",
-                    components: 1,
-                    values: &body,
-                },
-            ],
+            cell_data: &named(&CELL_FIELDS, [&stress, &energy, &body]),
         },
     )
+}
+
+/// The fields `names` (with their components) of `values`, in that order.
+fn named<'a, const N: usize>(
+    names: &'a [(&'static str, usize); N],
+    values: [&'a Vec<f64>; N],
+) -> Vec<Field<'a>> {
+    names
+        .iter()
+        .zip(values)
+        .map(|(&(name, components), values)| Field {
+            name,
+            components,
+            values,
+        })
+        .collect()
 }
 
 /// The [`CONTACT_FIELDS`] at the `n` nodes of a frame, `local(a)` the

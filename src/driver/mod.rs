@@ -22,7 +22,10 @@ mod setup;
 pub use balance::Balance;
 pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
 pub use control::{advance, StepControl, StepFailure, Steps};
-pub use frame::{write_frame, write_piece, CONTACT_FIELDS};
+pub use frame::{
+    nodal_stress_average, nodal_stress_sums, write_frame, write_piece, CELL_FIELDS, CONTACT_FIELDS,
+    NODAL_SUM_WIDTH, POINT_FIELDS, REACTION_FIELD,
+};
 pub use outdir::OutputDirError;
 pub use record::{Recorder, BODY_COLUMNS, CONTACT_COLUMNS, HISTORY_COLUMNS, REACTION_COLUMNS};
 pub use setup::setup;

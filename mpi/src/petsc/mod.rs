@@ -209,6 +209,11 @@ impl<'p> GhostVec<'p> {
         self.v
     }
 
+    /// The PETSc this vector lives in.
+    pub fn petsc(&self) -> &'p Petsc {
+        self._petsc
+    }
+
     /// Sums the ghost entries of `local` (owned + ghosts) into their owners'
     /// entries; returns the owned entries, complete, in `local[..owned]`.
     /// The ghosts of `local` are left as they were.

@@ -1,12 +1,13 @@
 //! The contact output of a run on 2 ranks is the serial program's: the rows
 //! of `contacts.csv` (rank 0, the pairs in input order after each step) and
-//! the contact point data of every frame, each `.vtu` piece carrying its
-//! nodes' and the `.pvtu` declaring them. The coarse friction blocks at
-//! μ = 0.8: the cube lands, slides, then its leading edge sticks.
+//! the point data of every frame (motion, nodal stress and contact), each
+//! `.vtu` piece carrying its nodes' and the `.pvtu` declaring them. The
+//! coarse friction blocks at μ = 0.8: the cube lands, slides, then its
+//! leading edge sticks.
 
 use crate::contact::blocks;
 use crate::harness::{input, run_ranks, run_serial_with};
-use emcontact::driver::CONTACT_FIELDS;
+use emcontact::driver::{CONTACT_FIELDS, POINT_FIELDS};
 use std::path::Path;
 use std::process::Command;
 
@@ -68,13 +69,16 @@ fn assert_same_contacts(a: &Path, b: &Path, tol: f64) -> f64 {
     worst
 }
 
-/// `contact_fields.py` (VTK's own readers) on each serial frame and its
-/// parallel `.pvtu`: every contact field at every node of every piece equal
-/// to the serial one within `tol`; returns what it printed.
+/// `point_fields.py` (VTK's own readers) on each serial frame and its
+/// parallel `.pvtu`: every point field of a frame ([`POINT_FIELDS`]: the
+/// nodal stress at a node on a rank boundary averages the elements of both
+/// ranks) and every contact field at every node of every piece, owned or
+/// ghost, equal to the serial one within `tol` of the field's largest
+/// magnitude; returns what it printed.
 fn assert_same_fields(a: &Path, b: &Path, frames: usize, tol: f64) -> String {
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/parallel/contact_fields.py"
+        "/tests/parallel/point_fields.py"
     );
     // a missing module fails the test, never skips it
     let probe = Command::new("python3").args(["-c", "import vtk"]).output();
@@ -82,8 +86,9 @@ fn assert_same_fields(a: &Path, b: &Path, frames: usize, tol: f64) -> String {
         probe.as_ref().is_ok_and(|o| o.status.success()),
         "this cross-check needs python3 with vtk (run `bash .ci/setup`, then `. .venv/bin/activate`): {probe:?}"
     );
-    let fields: Vec<String> = CONTACT_FIELDS
+    let fields: Vec<String> = POINT_FIELDS
         .iter()
+        .chain(&CONTACT_FIELDS)
         .map(|(name, c)| format!("{name}:{c}"))
         .collect();
     let mut cmd = Command::new("python3");
@@ -95,12 +100,12 @@ fn assert_same_fields(a: &Path, b: &Path, frames: usize, tol: f64) -> String {
     let o = cmd.output().expect("python3 runs");
     let text =
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "contact fields differ: {text}");
+    assert!(o.status.success(), "point fields differ: {text}");
     text
 }
 
-/// contacts.csv and the contact point data of the 2-rank run equal the
-/// serial run's to 1e-10 of their scales.
+/// contacts.csv and the point data of the 2-rank run equal the serial run's
+/// to 1e-10 of their scales, at the nodes the ranks share as well.
 #[test]
 fn contact_output_on_two_ranks_equals_the_serial_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -111,12 +116,19 @@ fn contact_output_on_two_ranks_equals_the_serial_output() {
     let worst = assert_same_contacts(&serial, &two, 1e-10);
     // t = 0 and the six steps of 0.1
     let text = assert_same_fields(&serial, &two, 7, 1e-10);
-    let active: usize = text
-        .split("active=")
-        .nth(1)
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| panic!("contact_fields.py: {text}"));
-    assert!(active > 0, "no active contact point in the frames: {text}");
+    let count = |key: &str| -> usize {
+        text.split(key)
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("point_fields.py: no {key} in {text}"))
+    };
+    assert!(
+        count("active=") > 0,
+        "no active contact point in the frames: {text}"
+    );
+    // the nodal stress where a rank's elements are not all of a node's
+    assert!(count("shared=") > 0, "no node on a rank boundary: {text}");
     // the figures the docs quote (`--nocapture`)
     eprintln!("contacts.csv: largest difference {worst:.1e} of its column's scale\n{text}");
 }

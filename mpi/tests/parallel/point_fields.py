@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The contact point data of a parallel run's frames against the serial
-run's, with VTK's own XML readers (independent of the Rust writer).
+"""The point data of a parallel run's frames against the serial run's, with
+VTK's own XML readers (independent of the Rust writer).
 
-    python3 contact_fields.py TOL NAME:COMPONENTS,... SERIAL.vtu PARALLEL.pvtu [...]
+    python3 point_fields.py TOL NAME:COMPONENTS,... SERIAL.vtu PARALLEL.pvtu [...]
 
 Reads each serial frame with vtkXMLUnstructuredGridReader and its parallel
 frame with vtkXMLPUnstructuredGridReader (which passes on only the arrays
@@ -10,15 +10,18 @@ the .pvtu declares, so a field the .pvtu leaves out is missing here). The
 pieces hold their ranks' owned and ghost nodes: each of their points is
 matched to the serial node at the same reference coordinates, and every
 serial node must appear in some piece. For every named field, every
-component at every point must equal the serial value within TOL times the
-field's largest magnitude over the serial frames (the scale of its
-round-off: a sticking frame's slip rates are round-off of the run's
-sliding ones); NaN (a node that is no slave) must be NaN in both.
+component at every point (owned and ghost alike) must equal the serial
+value within TOL times the field's largest magnitude over the serial
+frames (the scale of its round-off: a sticking frame's slip rates are
+round-off of the run's sliding ones); NaN (a node that is no slave) must be
+NaN in both.
 
-Prints one line per field, `NAME largest=... worst=...` (worst: the largest
-difference over the field's largest magnitude), then `points=N active=M`
-(points compared, and points with a nonzero `contact_state` over the serial
-frames); exits 1 on a mismatch.
+Prints one line per field, `NAME largest=... worst=... at=...` (worst: the
+largest difference over the field's largest magnitude; at: the frame and
+serial node of it), then `points=N shared=S active=M` (points compared; of
+them, copies of a node another piece holds too, the nodes on a rank
+boundary; and points with a nonzero `contact_state` over the serial frames,
+when that field is named); exits 1 on a mismatch.
 """
 import math
 import sys
@@ -88,7 +91,7 @@ def main():
             (abs(v) for _, _, values in frames for v in values[name][0].flat if not math.isnan(v)),
             default=0.0,
         )
-        worst = 0.0
+        worst, at = 0.0, "-"
         for path, match, values in frames:
             s, q = values[name]
             for p, a in enumerate(match):
@@ -103,14 +106,15 @@ def main():
                     if d > tol * largest:
                         print(f"{path}: {name}[{c}] at node {a}: {x!r} against {y!r}")
                         failed = True
-                    if largest > 0.0:
-                        worst = max(worst, d / largest)
-        print(f"{name} largest={largest:.6e} worst={worst:.3e}")
+                    if largest > 0.0 and d / largest > worst:
+                        worst, at = d / largest, f"{path.rsplit('/', 1)[-1]}:{a}"
+        print(f"{name} largest={largest:.6e} worst={worst:.3e} at={at}")
     points = sum(len(match) for _, match, _ in frames)
+    shared = sum(len(match) - len(set(match)) for _, match, _ in frames)
     active = sum(
         int((values["contact_state"][0] != 0.0).sum()) for _, _, values in frames if "contact_state" in values
     )
-    print(f"points={points} active={active}")
+    print(f"points={points} shared={shared} active={active}")
     sys.exit(1 if failed else 0)
 
 
