@@ -168,6 +168,10 @@ pub fn main(backend: &Backend) -> ExitCode {
 }
 
 fn load(backend: &Backend, path: &Path) -> Result<Model, u8> {
+    if let Err(e) = crate::linalg::memory_limit_setting() {
+        eprintln!("error: {e}");
+        return Err(2);
+    }
     let mut model = input::load(path).map_err(|e| {
         eprintln!("error: {e}");
         2

@@ -49,7 +49,8 @@ pub use pattern::BlockPattern;
 pub use solver::info::{LinearStats, SolveInfo};
 pub use solver::params::{LinearMethod, LinearParams};
 pub use solver::plan::{
-    available_memory, memory_limit, plan, plan_with_memory, LinearPlan, MEMORY_LIMIT_VAR,
+    available_memory, memory_limit, memory_limit_setting, plan, plan_with_memory, LinearPlan,
+    MEMORY_LIMIT_VAR,
 };
 pub use solver::LinearSolver;
 

@@ -126,3 +126,17 @@ fn a_contact_model_that_does_not_fit_is_refused_and_one_that_fits_runs() {
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(d.path().join("out/history.csv").exists());
 }
+
+#[test]
+fn a_memory_limit_that_is_not_a_size_is_refused_by_name() {
+    for cmd in ["check", "run"] {
+        let (o, d) = emcontact(&[cmd], &blocks("saddle"), Some("16 gigs"));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        for name in ["EMCONTACT_MEMORY_LIMIT", "\"16 gigs\"", "16GB"] {
+            assert!(err.contains(name), "{cmd}: {name:?} in {err}");
+        }
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!d.path().join("out/history.csv").exists(), "{cmd} ran");
+    }
+}

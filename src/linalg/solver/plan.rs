@@ -40,15 +40,20 @@ pub const MEMORY_LIMIT_VAR: &str = "EMCONTACT_MEMORY_LIMIT";
 /// `MB`, `GB`, `TB`: powers of 1000): what `check` and `run` take as the
 /// memory available and the machine's, as under a job scheduler's memory
 /// limit that /proc/meminfo does not show; the tests use it to ask for a
-/// refusal. Read once per process; a value that does not parse is left out
-/// with a warning.
+/// refusal. Read once per process; the command line refuses a value that
+/// does not parse ([`memory_limit_setting`]) before any work, so here it
+/// counts as unset.
 pub fn memory_limit() -> Option<f64> {
     static LIMIT: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(read_memory_limit)
+    *LIMIT.get_or_init(|| memory_limit_setting().ok().flatten())
 }
 
-fn read_memory_limit() -> Option<f64> {
-    let text = std::env::var(MEMORY_LIMIT_VAR).ok()?;
+/// `EMCONTACT_MEMORY_LIMIT` parsed: `None` where unset, an error naming
+/// the variable, its value and the forms expected where it is not a size.
+pub fn memory_limit_setting() -> Result<Option<f64>, String> {
+    let Ok(text) = std::env::var(MEMORY_LIMIT_VAR) else {
+        return Ok(None);
+    };
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E'))
@@ -63,11 +68,10 @@ fn read_memory_limit() -> Option<f64> {
         _ => None,
     };
     match (num.parse::<f64>(), scale) {
-        (Ok(v), Some(s)) if v > 0.0 && v.is_finite() => Some(v * s),
-        _ => {
-            log::warn!("{MEMORY_LIMIT_VAR} = \"{text}\" is not a size (bytes, or a number with kB, MB, GB or TB); left out");
-            None
-        }
+        (Ok(v), Some(s)) if v > 0.0 && v.is_finite() => Ok(Some(v * s)),
+        _ => Err(format!(
+            "{MEMORY_LIMIT_VAR} = \"{text}\" is not a memory size: expected a positive number of bytes, or one with kB, MB, GB or TB (e.g. 16GB); set it so or unset it"
+        )),
     }
 }
 
