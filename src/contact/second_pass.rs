@@ -16,7 +16,8 @@
 //! μ = 0.2: its merit jumped by 10⁴ between inner iterations and the step
 //! was cut back twice).
 //!
-//! The rule ([`shadow`], at the first saddle-point correction of a step):
+//! The rule ([`shadow`], at the first saddle-point correction of a step
+//! where a first-pass point is engaged):
 //! a second-pass point is *shadowed* for the step when the first pass
 //! already holds the slave face it lies on — every node of that face is a
 //! first-pass point engaged with the master surface (pressed, in contact at
@@ -31,7 +32,17 @@
 //! go from shadowed to enforced within a step: a point that carries force
 //! and is then shadowed again would drop its load and make the iteration
 //! go back and forth (measured on the friction blocks, μ = 0.8: three such
-//! points toggled every iteration until the step was rejected).
+//! points toggled every iteration until the step was rejected). At the
+//! first correction of a first contact the bodies are still apart (the
+//! scaling family lands from a gap of 0.03, more than a quarter of its face
+//! size): the rule judges nothing there, and waits for the first
+//! correction where the first pass is engaged. Judged once at that start
+//! and never again, every second-pass point stayed enforced for the step:
+//! on the 12² member a base node lying on a cube mesh line (733) and the
+//! cube nodes held on the base faces around it measured the same gap, the
+//! load went back and forth between them, the node flipped between open
+//! and pressed at every Newton iteration and the active-set guard cut the
+//! step back.
 //!
 //! Should the inner iteration still stall, [`drop_all`] shadows every
 //! second-pass point for the rest of the step, as the condensed path does:
@@ -84,8 +95,12 @@ use super::surface::Master;
 const ENGAGED_GAP: f64 = 0.25;
 
 /// Applies the shadow rule (module docs) to every second-pass point of the
-/// pairs with multipliers that is not shadowed yet.
-pub fn shadow(set: &mut ContactSet) {
+/// pairs with multipliers that is not shadowed yet; returns whether any
+/// first-pass point was engaged, i.e. whether the rule judged anything (at
+/// a first contact's start, the bodies still apart, it did not, and is
+/// applied again at the next correction).
+pub fn shadow(set: &mut ContactSet) -> bool {
+    let mut judged = false;
     for i in 1..set.pairs.len() {
         let (first, rest) = set.pairs.split_at_mut(i);
         let (p1, p2) = (&first[i - 1], &mut rest[0]);
@@ -103,6 +118,7 @@ pub fn shadow(set: &mut ContactSet) {
                     && (p1.engaged(s) || q.lin.g1 < ENGAGED_GAP * p1.surface.h)
             })
         };
+        judged |= p1.surface.slaves.iter().any(|&a| engaged(a));
         let tol = p2.tol_abs;
         for (k, point) in p2.points.iter_mut().enumerate() {
             // a point on a first-pass node stays shadowed (set::begin_step)
@@ -119,6 +135,7 @@ pub fn shadow(set: &mut ContactSet) {
             }
         }
     }
+    judged
 }
 
 /// Enforces again, for the rest of the step, every shadowed point (of a

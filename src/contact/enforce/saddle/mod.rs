@@ -98,7 +98,8 @@ pub struct Saddle {
     merits: Vec<f64>,
     /// The merits of the inner iterates after the first step (stall test).
     history: Vec<f64>,
-    /// The second pass's shadow rule has been applied in this step
+    /// The second pass's shadow rule has been applied in this step, at a
+    /// correction where the first pass was engaged
     /// ([`crate::contact::second_pass`]).
     shadowed: bool,
     // scratch of the inner iteration
@@ -273,8 +274,7 @@ impl Saddle {
     ) -> Result<SubproblemInfo, EnforceError> {
         let start = Instant::now();
         if !self.shadowed {
-            crate::contact::second_pass::shadow(set);
-            self.shadowed = true;
+            self.shadowed = crate::contact::second_pass::shadow(set);
         }
         self.scale::<D>(set, &sys);
         let m = self.points.len();
