@@ -24,38 +24,28 @@
 
 use crate::common::coulomb::assert_coulomb;
 use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-use crate::common::python::{python, repo};
+use crate::common::python::scaling_model;
 use crate::common::run::{model, run};
 use emcontact::driver;
 
-/// The model from `make.py`.
-fn sliding_blocks() -> String {
-    let made = python(&["argparse"])
-        .arg(repo("validation/contact_scaling/make.py"))
-        .args([
-            "8",
-            "4",
-            "--gap",
-            "0.03",
-            "--gravity",
-            "10",
-            "--end",
-            "0.05",
-        ])
-        .args(["--vel", "0", "3", "-1", "--system", "saddle"])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "make.py: {}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    String::from_utf8(made.stdout).unwrap()
-}
-
 #[test]
 fn a_sliding_first_contact_converges_with_one_constraint_per_location() {
-    let text = sliding_blocks();
+    let text = scaling_model(&[
+        "8",
+        "4",
+        "--gap",
+        "0.03",
+        "--gravity",
+        "10",
+        "--end",
+        "0.05",
+        "--vel",
+        "0",
+        "3",
+        "-1",
+        "--system",
+        "saddle",
+    ]);
     let r = run(&text);
     let s = &r.summary;
     assert_eq!(s.cutbacks, 0, "the first contact was cut back");

@@ -9,4 +9,5 @@ mod lifted_point_cycles_a_sliding_first_contact;
 mod lifted_second_pass_cycles_with_first_pass;
 mod ring_ledgers;
 mod saddle_ring_keeps_a_separating_force;
+mod second_pass_point_flips_at_a_first_contact;
 mod tet10_sphere_settled_inside_a_dented_face;
