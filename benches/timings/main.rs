@@ -29,6 +29,7 @@ mod common;
 
 mod assembly;
 mod assembly_quadratic;
+mod contact_iteration;
 mod contact_search;
 mod contact_step;
 mod driven_step;
@@ -68,9 +69,10 @@ fn live_bytes() -> usize {
 }
 
 /// The workloads by module name, in the order they run.
-const WORKLOADS: [(&str, fn()); 9] = [
+const WORKLOADS: [(&str, fn()); 10] = [
     ("assembly", assembly::benches),
     ("assembly_quadratic", assembly_quadratic::benches),
+    ("contact_iteration", contact_iteration::contact_iteration),
     ("contact_search", contact_search::benches),
     ("contact_step", contact_step::contact_step),
     ("driven_step", driven_step::benches),

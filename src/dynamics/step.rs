@@ -346,9 +346,6 @@ impl<const D: usize> Stepper<D> {
 
     /// Advances `s0` by `dt`. On error `s0` and the contact state are untouched.
     pub fn step(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        // every step factors its own first matrix: a step's result does not
-        // depend on the factors of earlier ones (restarts stay bit for bit)
-        self.lu.begin_step();
         let before = self.lu.stats();
         let mut result = self.step_inner(s0, dt);
         match &mut result {
@@ -364,20 +361,7 @@ impl<const D: usize> Stepper<D> {
     }
 
     fn step_inner(&mut self, s0: &State, dt: f64) -> Result<(State, StepReport), StepError> {
-        self.drive_begin(s0, dt);
-        self.predict(s0, dt);
-        self.detect(s0, dt)?;
-        // Where contact may happen in this step, Newton starts from the
-        // positions at t_n instead of x̂ = x_n + Δt v_n: the constant-velocity
-        // predictor drives the bodies deep into each other (half an element
-        // on the fine blocks mesh), and the face choices of that state are
-        // far from the solution's.
-        let mut x1 = if self.contact_possible {
-            s0.x.clone()
-        } else {
-            self.x_hat.clone()
-        };
-        self.drive_positions(&mut x1);
+        let mut x1 = self.start_step(s0, dt)?;
         let mut report = StepReport::default();
         self.newton(s0, &mut x1, dt, &mut report)?;
         if let Some(t) = self.contacts.tunnelling(&s0.x, &x1) {
@@ -402,6 +386,32 @@ impl<const D: usize> Stepper<D> {
             },
             report,
         ))
+    }
+
+    /// The step's start: the drive, the predictor and the broad phase;
+    /// returns Newton's first iterate. [`Stepper::step`] goes on with
+    /// Newton's loop; a caller timing one iteration with
+    /// [`super::newton::iterate`]. A step started and abandoned leaves the
+    /// contacts to [`ContactSet::rollback`].
+    pub fn start_step(&mut self, s0: &State, dt: f64) -> Result<Vec<f64>, StepError> {
+        // every step factors its own first matrix: a step's result does not
+        // depend on the factors of earlier ones (restarts stay bit for bit)
+        self.lu.begin_step();
+        self.drive_begin(s0, dt);
+        self.predict(s0, dt);
+        self.detect(s0, dt)?;
+        // Where contact may happen in this step, Newton starts from the
+        // positions at t_n instead of x̂ = x_n + Δt v_n: the constant-velocity
+        // predictor drives the bodies deep into each other (half an element
+        // on the fine blocks mesh), and the face choices of that state are
+        // far from the solution's.
+        let mut x1 = if self.contact_possible {
+            s0.x.clone()
+        } else {
+            self.x_hat.clone()
+        };
+        self.drive_positions(&mut x1);
+        Ok(x1)
     }
 
     /// The Newton matrix on a new pattern (the contact tangent and `K_s`

@@ -3,27 +3,17 @@
 //! exit 2 naming the file and the key, a contact model whose estimate
 //! exceeds the memory available (`EMCONTACT_MEMORY_LIMIT` caps it here).
 
-use crate::common::python::{python, repo};
 use crate::common::run::{bin, printed, write_input};
+use crate::common::validation::contact_scaling;
 use std::process::Output;
 
 /// The contact-scaling family at N = 16, one element layer, one step of
 /// 0.05 (`validation/contact_scaling/make.py 16 1 --gap 0.03`): a cube of
 /// 16 × 16 faces over a base of twice their size, two passes.
 fn blocks(system: &str) -> String {
-    let made = python(&["argparse"])
-        .arg(repo("validation/contact_scaling/make.py"))
-        .args([
-            "16", "1", "--gap", "0.03", "--end", "0.05", "--system", system,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "make.py: {}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    String::from_utf8(made.stdout).unwrap()
+    contact_scaling(&[
+        "16", "1", "--gap", "0.03", "--end", "0.05", "--system", system,
+    ])
 }
 
 /// `emcontact ARGS` on `text` (as `model.toml`) with the memory capped at

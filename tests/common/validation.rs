@@ -4,6 +4,7 @@
 //! `validation/history.py` computes them for `validation/run_all.sh`.
 
 use crate::common::fixture::Fixture;
+use crate::common::python::{python, repo};
 use crate::common::run::{run, Run};
 use emcontact::output::CsvTable;
 
@@ -143,4 +144,21 @@ pub fn check(case: &str, measured: &[(String, f64)]) -> usize {
         "{case}: figures off their reference: {off:?}"
     );
     measured.len()
+}
+
+/// The input that `validation/contact_scaling/make.py ARGS` writes (the
+/// contact-scaling family: `N L` and its options).
+pub fn contact_scaling(args: &[&str]) -> String {
+    let made = python(&["argparse"])
+        .arg(repo("validation/contact_scaling/make.py"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "make.py {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&made.stderr)
+    );
+    String::from_utf8(made.stdout).unwrap()
 }

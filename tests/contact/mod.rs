@@ -13,6 +13,7 @@ mod one_solve;
 mod quadratic_blocks;
 mod quadratic_faces;
 mod reactions;
+mod restarted_iteration;
 mod search;
 mod self_contact;
 mod step_rejections;

@@ -180,6 +180,32 @@ pub fn solve<P: StepProblem>(
     Ok(())
 }
 
+/// One Newton iteration at `x1` on its own, for timing the phases
+/// (`benches/timings/contact_iteration.rs`; the step from
+/// [`Stepper::start_step`]): evaluate `x1` with free faces, correct it as
+/// the step's first correction is (the contact subproblem solved as where
+/// the active set changed, no chord iteration), and move `x1` and the
+/// multipliers by the whole correction. No settle, convergence test or
+/// line search: [`solve`] is the loop. Returns the evaluation at `x1`.
+pub fn iterate<P: StepProblem>(
+    pb: &mut P,
+    s0: &State,
+    x1: &mut [f64],
+    dt: f64,
+    report: &mut StepReport,
+) -> Result<Eval, StepError> {
+    let opts = EvalOptions {
+        hold_faces: false,
+        geometric: false,
+    };
+    let eval = pb.evaluate(&s0.x, x1, dt, opts)?;
+    pb.correct(&s0.x, x1, dt, report, (false, true, false))?;
+    for (x, d) in x1.iter_mut().zip(pb.dx()) {
+        *x += d;
+    }
+    Ok(eval)
+}
+
 /// Evaluates the start (faces free, no geometric stiffness of the
 /// penalty law) and sets up the trackers.
 fn start<P: StepProblem>(
