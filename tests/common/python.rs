@@ -64,20 +64,3 @@ pub fn check_vtk(pvd: &Path, points: &str, cells: &str) -> (bool, String) {
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     (o.status.success(), text)
 }
-
-/// The input `validation/contact_scaling/make.py ARGS` writes (the
-/// contact-scaling family: a cube landing on a coarser base).
-pub fn scaling_model(args: &[&str]) -> String {
-    let made = python(&["argparse"])
-        .arg(repo("validation/contact_scaling/make.py"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "make.py {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&made.stderr)
-    );
-    String::from_utf8(made.stdout).unwrap()
-}

@@ -24,13 +24,13 @@
 
 use crate::common::coulomb::assert_coulomb;
 use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-use crate::common::python::scaling_model;
 use crate::common::run::{model, run};
+use crate::common::validation::contact_scaling;
 use emcontact::driver;
 
 #[test]
 fn a_sliding_first_contact_converges_with_one_constraint_per_location() {
-    let text = scaling_model(&[
+    let text = contact_scaling(&[
         "8",
         "4",
         "--gap",

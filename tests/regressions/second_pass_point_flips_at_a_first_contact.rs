@@ -18,13 +18,13 @@
 
 use crate::common::coulomb::assert_coulomb;
 use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-use crate::common::python::scaling_model;
 use crate::common::run::{model, run};
+use crate::common::validation::contact_scaling;
 use emcontact::driver;
 
 #[test]
 fn a_first_contact_from_a_gap_shadows_the_second_pass_once_the_first_engages() {
-    let text = scaling_model(&[
+    let text = contact_scaling(&[
         "12",
         "4",
         "--gap",
