@@ -16,7 +16,8 @@
 //! μ = 0.2: its merit jumped by 10⁴ between inner iterations and the step
 //! was cut back twice).
 //!
-//! The rule ([`shadow`], at the first saddle-point correction of a step):
+//! The rule ([`shadow`], at the first saddle-point correction of a step
+//! where a first-pass point is engaged):
 //! a second-pass point is *shadowed* for the step when the first pass
 //! already holds the slave face it lies on — every node of that face is a
 //! first-pass point engaged with the master surface (pressed, in contact at
@@ -31,7 +32,17 @@
 //! go from shadowed to enforced within a step: a point that carries force
 //! and is then shadowed again would drop its load and make the iteration
 //! go back and forth (measured on the friction blocks, μ = 0.8: three such
-//! points toggled every iteration until the step was rejected).
+//! points toggled every iteration until the step was rejected). At the
+//! first correction of a first contact the bodies are still apart (the
+//! scaling family lands from a gap of 0.03, more than a quarter of its face
+//! size): the rule judges nothing there, and waits for the first
+//! correction where the first pass is engaged. Judged once at that start
+//! and never again, every second-pass point stayed enforced for the step:
+//! on the 12² member a base node lying on a cube mesh line (733) and the
+//! cube nodes held on the base faces around it measured the same gap, the
+//! load went back and forth between them, the node flipped between open
+//! and pressed at every Newton iteration and the active-set guard cut the
+//! step back.
 //!
 //! Should the inner iteration still stall, [`drop_all`] shadows every
 //! second-pass point for the rest of the step, as the condensed path does:
@@ -56,20 +67,25 @@
 //! `b` a tensile force where it penetrates, the next step opens it, and
 //! the inner iteration cycles between the two without ever changing the
 //! first-pass rows, whose release is what the solution needs (measured on
-//! the scaling family's first contact, 20²: five base nodes 8.7e-6 h
+//! the scaling family's first contact: 20², five base nodes 8.7e-6 h
 //! inside the cube's faces, period two, 30 of 30 inner iterations at every
-//! later Newton iteration, the step cut back). So where the inner
-//! iteration stalls again once the second pass is left out,
-//! [`hand_over_lifted`] hands those first-pass points over to `b`: they are
-//! shadowed for the rest of the step — still evaluated, and lifted again,
-//! like any shadowed point, where they then penetrate — and the linearized
-//! step with `b` alone at that place is well posed. Those that come back do
-//! so at an iterate where `b` carries its share of the load, from where the
-//! inner iteration converges with both (the 20² and 24² first contacts: no
-//! cut-back, 11 Newton iterations). Not at every lift: a lifted node at a
-//! convex corner (the ring impact) needs the first-pass points around it,
-//! which then came back at every lift until Newton's flip count stopped
-//! the step.
+//! later Newton iteration; 8² sliding at 3, one base node, `r_N = −0.69`
+//! opening it and `r = 0` closing it again; both steps cut back). So in a
+//! step where the inner iteration stalled and [`drop_all`] left the second
+//! pass out, each lifted point — lifted before the stall, or later by
+//! [`lift`] — takes the place of the one first-pass point that repeats it
+//! most: of those slaves of `F`, the one its normal force loads most
+//! ([`release_repeat`]). That point is shadowed for the rest of the step:
+//! still evaluated, its depth counted in the law's violation, and lifted
+//! again, like any shadowed point, where it sinks beyond the tolerance; it
+//! rests on the corner of the master face that `b` now holds. One point
+//! per lifted one: shadowing all of `F`'s repeating slaves let the face
+//! tilt about `b` and its other corners sink 3e-3 into the master (8²
+//! sliding at 3: the law at 6e8 of its tolerance, too far for the settle
+//! that would lift them, the step cut back). Only behind that stall: where
+//! lifts were made to shadow first-pass points in every step, the
+//! condensed path's validation runs took 4–5 more Newton iterations for
+//! the same steps (the decision record).
 
 use super::set::ContactSet;
 use super::slave::Role;
@@ -79,8 +95,12 @@ use super::surface::Master;
 const ENGAGED_GAP: f64 = 0.25;
 
 /// Applies the shadow rule (module docs) to every second-pass point of the
-/// pairs with multipliers that is not shadowed yet.
-pub fn shadow(set: &mut ContactSet) {
+/// pairs with multipliers that is not shadowed yet; returns whether any
+/// first-pass point was engaged, i.e. whether the rule judged anything (at
+/// a first contact's start, the bodies still apart, it did not, and is
+/// applied again at the next correction).
+pub fn shadow(set: &mut ContactSet) -> bool {
+    let mut judged = false;
     for i in 1..set.pairs.len() {
         let (first, rest) = set.pairs.split_at_mut(i);
         let (p1, p2) = (&first[i - 1], &mut rest[0]);
@@ -98,6 +118,7 @@ pub fn shadow(set: &mut ContactSet) {
                     && (p1.engaged(s) || q.lin.g1 < ENGAGED_GAP * p1.surface.h)
             })
         };
+        judged |= p1.surface.slaves.iter().any(|&a| engaged(a));
         let tol = p2.tol_abs;
         for (k, point) in p2.points.iter_mut().enumerate() {
             // a point on a first-pass node stays shadowed (set::begin_step)
@@ -114,13 +135,14 @@ pub fn shadow(set: &mut ContactSet) {
             }
         }
     }
+    judged
 }
 
 /// Enforces again, for the rest of the step, every shadowed point (of a
 /// second pass, a self-contact point a stalled subproblem left out,
-/// [`super::pair::Pair::droppable`], or a first-pass point handed over to
-/// a lifted one, [`hand_over_lifted`]) that penetrates its face beyond the
-/// tolerance; returns how many.
+/// [`super::pair::Pair::droppable`], or a first-pass point a lifted one
+/// took the place of, [`release_repeat`]) that penetrates its face beyond
+/// the tolerance; returns how many.
 ///
 /// Where a stalled saddle-point inner iteration left the second pass out
 /// ([`drop_all`]), a second pass is judged only at an iterate where its
@@ -133,9 +155,11 @@ pub fn shadow(set: &mut ContactSet) {
 /// step, and the inner iteration cycles on the redundant rows. Elsewhere
 /// (the condensed path, a saddle step that kept its second pass) lifts are
 /// not gated: gated there, the validation runs took 2–3 more Newton
-/// iterations for the same steps (the decision record).
+/// iterations for the same steps (the decision record). Behind that gate a
+/// lifted second-pass point takes the place of the first-pass point it
+/// repeats most (module docs).
 pub fn lift(set: &mut ContactSet) -> usize {
-    let mut lifted = 0;
+    let (mut lifted, mut released) = (0, 0);
     for i in 0..set.pairs.len() {
         let p = &set.pairs[i];
         let judged = p.surface.own
@@ -145,37 +169,30 @@ pub fn lift(set: &mut ContactSet) -> usize {
         if !judged {
             continue;
         }
-        let p = &mut set.pairs[i];
-        let tol = p.tol_abs;
-        for point in &mut p.points {
+        let tol = set.pairs[i].tol_abs;
+        for k in 0..set.pairs[i].points.len() {
+            let point = &mut set.pairs[i].points[k];
             if point.role == Role::Shadowed && point.on_master() && point.lin.g1 < -tol {
                 point.role = Role::Lifted;
                 lifted += 1;
+                if set.gate_lifts && set.pairs[i].pass == 2 {
+                    released += release_repeat(set, i, k);
+                }
             }
         }
+    }
+    if released > 0 {
+        log::debug!("contact: {released} first-pass point(s) repeating a lifted point shadowed");
     }
     lifted
 }
 
-/// Hands over to every lifted second-pass point the first-pass points it
-/// repeats (module docs), for a subproblem that stalls with the second
-/// pass left out but for the lifted points; returns how many were shadowed.
-pub fn hand_over_lifted(set: &mut ContactSet) -> usize {
-    let mut shadowed = 0;
-    for i in 1..set.pairs.len() {
-        for k in 0..set.pairs[i].points.len() {
-            if set.pairs[i].pass == 2 && set.pairs[i].points[k].role == Role::Lifted {
-                shadowed += hand_over(set, i, k);
-            }
-        }
-    }
-    shadowed
-}
-
-/// Shadows, for the rest of the step, the first-pass points that repeat the
-/// lifted second-pass point `k` of pair `i` (module docs): the slaves of
-/// its face whose own held face has its node. Returns how many.
-fn hand_over(set: &mut ContactSet, i: usize, k: usize) -> usize {
+/// Shadows, for the rest of the step, the first-pass point that repeats
+/// the lifted second-pass point `k` of pair `i` most (module docs): of the
+/// slaves of its face whose own held face has its node, the one its
+/// normal force loads most (the largest shape-function weight at its
+/// projection). Returns how many (0 or 1).
+fn release_repeat(set: &mut ContactSet, i: usize, k: usize) -> usize {
     let (first, rest) = set.pairs.split_at_mut(i);
     let (Some(p1), p2) = (first.last_mut(), &rest[0]) else {
         return 0;
@@ -183,27 +200,33 @@ fn hand_over(set: &mut ContactSet, i: usize, k: usize) -> usize {
     if p1.pass != 1 || p1.input != p2.input {
         return 0;
     }
-    let (Master::Faces(faces2), Master::Faces(faces1)) = (&p2.surface.master, &p1.surface.master)
-    else {
+    let Master::Faces(faces1) = &p1.surface.master else {
         return 0;
     };
-    let (Some(f), node) = (p2.narrow.held[k], p2.surface.slaves[k]) else {
-        return 0;
-    };
-    let mut shadowed = 0;
-    for &c in faces2[f].nodes() {
+    let (node, d, h) = (p2.surface.slaves[k], p2.surface.dim, &p2.points[k].lin.h[0]);
+    let mut nodes = [0usize; super::geometry::MAX_NODES];
+    let n = p2.element_nodes(k, &mut nodes);
+    let mut best: Option<(f64, usize)> = None;
+    for (a, &c) in nodes.iter().enumerate().take(n).skip(1) {
         let Some(s) = p1.surface.slave_index(c) else {
             continue;
         };
         let repeats = p1.narrow.held[s].is_some_and(|g| faces1[g].nodes().contains(&node));
-        let q = &mut p1.points[s];
-        if q.role == Role::Enforced && q.on_master() && repeats {
-            q.role = Role::Shadowed;
-            q.r = [0.0; 3];
-            shadowed += 1;
+        let q = &p1.points[s];
+        if !(repeats && q.role == Role::Enforced && q.on_master()) {
+            continue;
+        }
+        let w: f64 = (0..d).map(|j| h[a * d + j] * h[a * d + j]).sum();
+        if best.is_none_or(|(bw, _)| w > bw) {
+            best = Some((w, s));
         }
     }
-    shadowed
+    let Some((_, s)) = best else {
+        return 0;
+    };
+    p1.points[s].role = Role::Shadowed;
+    p1.points[s].r = [0.0; 3];
+    1
 }
 
 /// Whether `first`, the first pass of the `[[contact]]` `input`, holds its
@@ -222,7 +245,9 @@ fn first_pass_holds(first: &super::pair::Pair, input: usize) -> bool {
 
 /// Shadows every second-pass point of the pairs with multipliers for the
 /// rest of the step but the lifted ones (those that penetrate are lifted
-/// again, and then kept); returns how many were enforced before.
+/// again, and then kept), and lets each lifted one take the place of the
+/// first-pass point it repeats most ([`release_repeat`]); returns how many
+/// points acted before and no longer do.
 pub fn drop_all(set: &mut ContactSet) -> usize {
     set.gate_lifts = true;
     let mut dropped = 0;
@@ -238,6 +263,13 @@ pub fn drop_all(set: &mut ContactSet) -> usize {
             if point.role == Role::Enforced {
                 point.role = Role::Shadowed;
                 point.r = [0.0; 3];
+            }
+        }
+    }
+    for i in 1..set.pairs.len() {
+        for k in 0..set.pairs[i].points.len() {
+            if set.pairs[i].pass == 2 && set.pairs[i].points[k].role == Role::Lifted {
+                dropped += release_repeat(set, i, k);
             }
         }
     }

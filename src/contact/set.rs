@@ -53,7 +53,8 @@ pub struct ContactSet {
     cells: std::collections::HashMap<[i64; 3], Vec<usize>>,
     coincident: Vec<bool>,
     /// A stalled saddle-point inner iteration left the second pass out in
-    /// this step: lifts then wait for a first pass that holds
+    /// this step: lifts then wait for a first pass that holds, and a lifted
+    /// point takes the place of the first-pass point it repeats most
     /// ([`super::second_pass::lift`]).
     pub(super) gate_lifts: bool,
 }

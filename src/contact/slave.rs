@@ -24,8 +24,8 @@ pub enum Role {
     /// A second-pass slave whose constraint the first pass holds at this
     /// iterate ([`super::second_pass`]: on a first-pass slave's node at the
     /// step's start, [`super::narrow::on_nodes`]; the shadow rule; or a
-    /// subproblem that stalled with both passes), or a first-pass slave
-    /// handed over to a lifted point that repeats it: evaluated, without a
+    /// subproblem that stalled with both passes), or a first-pass slave a
+    /// lifted point that repeats it took the place of: evaluated, without a
     /// multiplier, and enforced again where it penetrates.
     Shadowed,
     /// A shadowed point that penetrated and is enforced again

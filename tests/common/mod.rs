@@ -2,6 +2,7 @@
 //! not every area uses all of it).
 #![allow(dead_code)]
 
+pub mod coulomb;
 pub mod fclib;
 pub mod fe;
 pub mod fixture;

@@ -8,9 +8,9 @@
 //! same two faces, and with the sliding friction the Newton step of the
 //! inner iteration gave them a tensile force, the next one opened them:
 //! 30 of 30 inner iterations at every later Newton iteration, the law left
-//! at 8.4e4 of its tolerance. A lifted point now takes over the first-pass
-//! points it repeats where the inner iteration stalls with it
-//! (`contact::second_pass`).
+//! at 8.4e4 of its tolerance. Once a stalled inner iteration has left the
+//! second pass out, a lifted point now takes the place of the first-pass
+//! point it repeats most (`contact::second_pass`).
 //!
 //! What is asserted is what the step must deliver at Δt = 0.05: it
 //! converges, the contact law holds at every point to the pair's tolerance

@@ -98,7 +98,8 @@ pub struct Saddle {
     merits: Vec<f64>,
     /// The merits of the inner iterates after the first step (stall test).
     history: Vec<f64>,
-    /// The second pass's shadow rule has been applied in this step
+    /// The second pass's shadow rule has been applied in this step, at a
+    /// correction where the first pass was engaged
     /// ([`crate::contact::second_pass`]).
     shadowed: bool,
     // scratch of the inner iteration
@@ -273,8 +274,7 @@ impl Saddle {
     ) -> Result<SubproblemInfo, EnforceError> {
         let start = Instant::now();
         if !self.shadowed {
-            crate::contact::second_pass::shadow(set);
-            self.shadowed = true;
+            self.shadowed = crate::contact::second_pass::shadow(set);
         }
         self.scale::<D>(set, &sys);
         let m = self.points.len();
@@ -297,7 +297,7 @@ impl Saddle {
             contacts: m,
             ..Default::default()
         };
-        let (mut dropped, mut handed) = (false, false);
+        let mut dropped = false;
         self.prox = match exact && !full {
             true => self.params.one_step_proximal,
             false => self.params.proximal,
@@ -327,27 +327,16 @@ impl Saddle {
                 self.history.push(merit);
             }
             let spent = info.iterations >= self.params.max_inner;
-            if self.stalled() && !(dropped && handed) {
-                // the two passes constrain the same motion and the inner
-                // iteration stalls there: the first pass alone, for the
-                // rest of the step (as the condensed path does), but for
-                // the lifted points; stalled again, each of those alone
-                // where it repeats first-pass points
-                let (what, left) = if !dropped {
-                    dropped = true;
-                    (
-                        "second pass left out",
-                        crate::contact::second_pass::drop_all(set),
-                    )
-                } else {
-                    handed = true;
-                    (
-                        "first-pass points repeating a lifted one left out",
-                        crate::contact::second_pass::hand_over_lifted(set),
-                    )
-                };
+            if self.stalled() && !dropped {
+                dropped = true;
+                let left = crate::contact::second_pass::drop_all(set);
                 if left > 0 {
-                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations; {what} for the step ({left})", info.iterations);
+                    // the two passes constrain the same motion and the inner
+                    // iteration stalls there: the first pass alone, for the
+                    // rest of the step (as the condensed path does), but for
+                    // the lifted points, each in place of the first-pass
+                    // point it repeats most
+                    log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations; second pass left out for the step ({left})", info.iterations);
                     self.r.copy_from_slice(&self.r_old);
                     self.y.iter_mut().for_each(|v| *v = 0.0);
                     self.history.clear();
