@@ -18,8 +18,8 @@
 //! contact code, no base node ends inside the cube's bottom faces beyond
 //! 1e-10 of the face size (the lifted points are such nodes).
 
-use crate::common::python::{python, repo};
 use crate::common::run::model;
+use crate::common::validation::contact_scaling;
 use emcontact::driver;
 use emcontact::mesh::Mesh;
 
@@ -94,28 +94,20 @@ fn deepest(nodes: &[usize], faces: &[[usize; 4]], x: &[f64]) -> (f64, usize) {
 
 #[test]
 fn the_scaling_models_first_contact_holds_its_lifted_base_nodes_at_full_step() {
-    let made = python(&["argparse"])
-        .arg(repo("validation/contact_scaling/make.py"))
-        .args([
-            "20",
-            "4",
-            "--gap",
-            "0.03",
-            "--gravity",
-            "10",
-            "--end",
-            "0.05",
-        ])
-        .args(["--system", "saddle"])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "make.py: {}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    let text = contact_scaling(&[
+        "20",
+        "4",
+        "--gap",
+        "0.03",
+        "--gravity",
+        "10",
+        "--end",
+        "0.05",
+        "--system",
+        "saddle",
+    ]);
     let dir = tempfile::tempdir().unwrap();
-    let m = model(dir.path(), &String::from_utf8(made.stdout).unwrap());
+    let m = model(dir.path(), &text);
     let (mut stepper, s) = driver::setup::<3>(&m).unwrap();
     let dt = m.time.dt;
     // before the fix: NoConvergence after 25 Newton iterations, the law at
