@@ -218,18 +218,13 @@ impl Pair {
         u
     }
 
-    /// The force law of point `k` in a linearization.
-    fn force_law(&self, k: usize, dt: f64) -> ForceLaw {
-        if !self.enforced {
-            return ForceLaw::Given([0.0; 3]);
-        }
-        if self.has_multipliers() {
-            return ForceLaw::Given(self.points[k].r);
-        }
-        let w = self.surface.weights[k];
-        ForceLaw::Penalty {
-            rho_n: w * self.eps_n * dt,
-            rho_t: w * self.eps_t * dt,
+    /// The force laws of this pair's points in a linearization.
+    fn force_laws(&self, dt: f64) -> ForceLaws {
+        ForceLaws {
+            enforced: self.enforced,
+            multipliers: self.has_multipliers(),
+            eps: [self.eps_n, self.eps_t],
+            dt,
             mu: self.spec.friction,
         }
     }
@@ -250,9 +245,7 @@ impl Pair {
         hold_faces: bool,
     ) -> Result<(), GeometryError> {
         self.narrow.detect(&self.surface, x1, hold_faces);
-        let laws: Vec<ForceLaw> = (0..self.points.len())
-            .map(|k| self.force_law(k, dt))
-            .collect();
+        let laws = self.force_laws(dt);
         let (surface, narrow) = (&self.surface, &self.narrow);
         let fd = self.spec.tangent == ContactTangent::FiniteDifference;
         let rigid = surface.master.is_rigid();
@@ -280,10 +273,11 @@ impl Pair {
                     constraint: point.constraint,
                     dt,
                 };
+                let law = laws.at(point.r, surface.weights[k]);
                 if fd {
-                    linearize_fd::<D>(&setup, &l0[..n], &l1[..n], laws[k], &mut point.lin)
+                    linearize_fd::<D>(&setup, &l0[..n], &l1[..n], law, &mut point.lin)
                 } else {
-                    linearize::<D>(&setup, &l0[..n], &l1[..n], laws[k], &mut point.lin)
+                    linearize::<D>(&setup, &l0[..n], &l1[..n], law, &mut point.lin)
                 }
             })?;
         for k in 0..self.points.len() {
@@ -348,5 +342,36 @@ impl Pair {
             return true;
         }
         false
+    }
+}
+
+/// What decides a point's force law in a pair's linearization (copied out
+/// of the pair so that the parallel point loop needs no per-point table).
+#[derive(Clone, Copy)]
+struct ForceLaws {
+    enforced: bool,
+    multipliers: bool,
+    /// `ε_N`, `ε_T` and the step `Δt`.
+    eps: [f64; 2],
+    dt: f64,
+    mu: f64,
+}
+
+impl ForceLaws {
+    /// The law of a point with multipliers `r` and weight `w`: none where
+    /// the pair is not enforced, the multipliers where it has them, else
+    /// the penalty law with `ρ = w ε Δt`.
+    fn at(&self, r: [f64; 3], w: f64) -> ForceLaw {
+        if !self.enforced {
+            return ForceLaw::Given([0.0; 3]);
+        }
+        if self.multipliers {
+            return ForceLaw::Given(r);
+        }
+        ForceLaw::Penalty {
+            rho_n: w * self.eps[0] * self.dt,
+            rho_t: w * self.eps[1] * self.dt,
+            mu: self.mu,
+        }
     }
 }
