@@ -162,3 +162,57 @@ pub fn contact_scaling(args: &[&str]) -> String {
     );
     String::from_utf8(made.stdout).unwrap()
 }
+
+/// The scaling family's first-contact model on the saddle-point path: an
+/// `n × n` slave face, four layers, landing from a gap of 0.03 under
+/// gravity in one step of 0.05 (`make.py n 4 --gap 0.03 --gravity 10
+/// --end 0.05 --system saddle`), with `extra` options (e.g. `--vel`).
+pub fn first_contact(n: usize, extra: &[&str]) -> String {
+    let n = n.to_string();
+    let mut args = vec![
+        n.as_str(),
+        "4",
+        "--gap",
+        "0.03",
+        "--gravity",
+        "10",
+        "--end",
+        "0.05",
+        "--system",
+        "saddle",
+    ];
+    args.extend_from_slice(extra);
+    contact_scaling(&args)
+}
+
+/// The one-step first contact `text` lands without a cut-back, with exact
+/// energy and momentum ledgers, no penetration or intrusion beyond the
+/// run's bounds, and (the step taken again through the library) the
+/// Coulomb law at every point.
+pub fn assert_first_contact_holds(label: &str, text: &str) {
+    use crate::common::coulomb::assert_coulomb;
+    use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
+    let r = run(text);
+    let s = &r.summary;
+    assert_eq!(s.cutbacks, 0, "{label}: the first contact was cut back");
+    assert_eq!(s.steps, 1);
+    assert!(
+        r.col("active")[1] > 0.0,
+        "{label}: the cube lands in the step"
+    );
+    assert_exact_energy(&r.history);
+    assert_momenta(label, s);
+    assert_exact_penetration(&r.history);
+    assert!(
+        s.balance.intrusions.is_empty(),
+        "{:?}",
+        s.balance.intrusions
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let m = crate::common::run::model(dir.path(), text);
+    let (mut stepper, s0) = emcontact::driver::setup::<3>(&m).unwrap();
+    let (s1, _) = stepper
+        .step(&s0, m.time.dt)
+        .expect("the first contact converges at the model's Δt");
+    assert_coulomb(&stepper.contacts, s1.t);
+}

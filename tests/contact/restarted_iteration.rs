@@ -9,24 +9,13 @@
 //! the workload of `benches/timings/contact_iteration.rs`.
 
 use crate::common::run::model;
-use crate::common::validation::contact_scaling;
+use crate::common::validation::first_contact;
 use emcontact::driver;
 use emcontact::dynamics::newton::iterate;
 use emcontact::dynamics::{State, StepReport, Stepper};
 
 fn setup(dir: &std::path::Path) -> (Stepper<3>, State, f64) {
-    let text = contact_scaling(&[
-        "8",
-        "4",
-        "--gap",
-        "0.03",
-        "--gravity",
-        "10",
-        "--end",
-        "0.05",
-        "--system",
-        "saddle",
-    ]);
+    let text = first_contact(8, &[]);
     let m = model(dir, &text);
     let (stepper, s) = driver::setup::<3>(&m).unwrap();
     (stepper, s, m.time.dt)

@@ -22,49 +22,9 @@
 //! of the contact code); every active point on the Coulomb cone, slipping
 //! ones opposed to their slip, from the tractions and slip rates.
 
-use crate::common::coulomb::assert_coulomb;
-use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-use crate::common::run::{model, run};
-use crate::common::validation::contact_scaling;
-use emcontact::driver;
+use crate::common::validation::{assert_first_contact_holds, first_contact};
 
 #[test]
 fn a_sliding_first_contact_converges_with_one_constraint_per_location() {
-    let text = contact_scaling(&[
-        "8",
-        "4",
-        "--gap",
-        "0.03",
-        "--gravity",
-        "10",
-        "--end",
-        "0.05",
-        "--vel",
-        "0",
-        "3",
-        "-1",
-        "--system",
-        "saddle",
-    ]);
-    let r = run(&text);
-    let s = &r.summary;
-    assert_eq!(s.cutbacks, 0, "the first contact was cut back");
-    assert_eq!(s.steps, 1);
-    assert!(r.col("active")[1] > 0.0, "the cube lands in the step");
-    assert_exact_energy(&r.history);
-    assert_momenta("8² sliding", s);
-    assert_exact_penetration(&r.history);
-    assert!(
-        s.balance.intrusions.is_empty(),
-        "{:?}",
-        s.balance.intrusions
-    );
-    // the law point by point, on the step taken again through the library
-    let dir = tempfile::tempdir().unwrap();
-    let m = model(dir.path(), &text);
-    let (mut stepper, s0) = driver::setup::<3>(&m).unwrap();
-    let (s1, _) = stepper
-        .step(&s0, m.time.dt)
-        .expect("the first contact converges at the model's Δt");
-    assert_coulomb(&stepper.contacts, s1.t);
+    assert_first_contact_holds("8² sliding", &first_contact(8, &["--vel", "0", "3", "-1"]));
 }

@@ -19,7 +19,7 @@
 //! 1e-10 of the face size (the lifted points are such nodes).
 
 use crate::common::run::model;
-use crate::common::validation::contact_scaling;
+use crate::common::validation::first_contact;
 use emcontact::driver;
 use emcontact::mesh::Mesh;
 
@@ -94,18 +94,7 @@ fn deepest(nodes: &[usize], faces: &[[usize; 4]], x: &[f64]) -> (f64, usize) {
 
 #[test]
 fn the_scaling_models_first_contact_holds_its_lifted_base_nodes_at_full_step() {
-    let text = contact_scaling(&[
-        "20",
-        "4",
-        "--gap",
-        "0.03",
-        "--gravity",
-        "10",
-        "--end",
-        "0.05",
-        "--system",
-        "saddle",
-    ]);
+    let text = first_contact(20, &[]);
     let dir = tempfile::tempdir().unwrap();
     let m = model(dir.path(), &text);
     let (mut stepper, s) = driver::setup::<3>(&m).unwrap();

@@ -16,44 +16,9 @@
 //! the exact enforcement's tolerance and no node of either body inside the
 //! other (the run's own check); the Coulomb law point by point.
 
-use crate::common::coulomb::assert_coulomb;
-use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-use crate::common::run::{model, run};
-use crate::common::validation::contact_scaling;
-use emcontact::driver;
+use crate::common::validation::{assert_first_contact_holds, first_contact};
 
 #[test]
 fn a_first_contact_from_a_gap_shadows_the_second_pass_once_the_first_engages() {
-    let text = contact_scaling(&[
-        "12",
-        "4",
-        "--gap",
-        "0.03",
-        "--gravity",
-        "10",
-        "--end",
-        "0.05",
-        "--system",
-        "saddle",
-    ]);
-    let r = run(&text);
-    let s = &r.summary;
-    assert_eq!(s.cutbacks, 0, "the first contact was cut back");
-    assert_eq!(s.steps, 1);
-    assert!(r.col("active")[1] > 0.0, "the cube lands in the step");
-    assert_exact_energy(&r.history);
-    assert_momenta("12²", s);
-    assert_exact_penetration(&r.history);
-    assert!(
-        s.balance.intrusions.is_empty(),
-        "{:?}",
-        s.balance.intrusions
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let m = model(dir.path(), &text);
-    let (mut stepper, s0) = driver::setup::<3>(&m).unwrap();
-    let (s1, _) = stepper
-        .step(&s0, m.time.dt)
-        .expect("the first contact converges at the model's Δt");
-    assert_coulomb(&stepper.contacts, s1.t);
+    assert_first_contact_holds("12²", &first_contact(12, &[]));
 }
