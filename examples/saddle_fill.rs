@@ -29,12 +29,7 @@ fn main() {
     };
     let d = model.dim;
     let n = model.mesh.nodes.len();
-    let x: Vec<f64> = model
-        .mesh
-        .nodes
-        .iter()
-        .flat_map(|p| p[..d].to_vec())
-        .collect();
+    let x = model.mesh.positions(d);
     // each body's initial velocity (the family has no spin), as the run's
     // first step sees it
     let mut v = vec![0.0; n * d];

@@ -45,6 +45,15 @@ pub struct EvalOptions {
     pub geometric: bool,
 }
 
+impl EvalOptions {
+    /// The start of a step's iteration: faces free, no geometric stiffness
+    /// of the penalty law.
+    pub const START: EvalOptions = EvalOptions {
+        hold_faces: false,
+        geometric: false,
+    };
+}
+
 /// Every contact pair of a model.
 #[derive(Debug, Clone, Default)]
 pub struct ContactSet {

@@ -95,12 +95,7 @@ pub fn contact_budget(
     if !set.has_multipliers() {
         return Ok(None);
     }
-    let x: Vec<f64> = model
-        .mesh
-        .nodes
-        .iter()
-        .flat_map(|p| p[..d].to_vec())
-        .collect();
+    let x = model.mesh.positions(d);
     let v = closing_motion(&set, &x, d);
     let (couplings, _) = set.couplings(&x, &v, 1.0);
     let reach = set.reach(&x, &v, 1.0);

@@ -136,6 +136,15 @@ pub enum MeshError {
 }
 
 impl Mesh {
+    /// The nodes' coordinates, `dim` per node in node order (the dof layout
+    /// of a state's positions).
+    pub fn positions(&self, dim: usize) -> Vec<f64> {
+        self.nodes
+            .iter()
+            .flat_map(|p| p[..dim].iter().copied())
+            .collect()
+    }
+
     /// How messages name node `a`: its Gmsh tag when it was read from a file
     /// (`node 57`), else its position (`node #56`, 0-based).
     pub fn node_label(&self, a: usize) -> String {

@@ -194,11 +194,7 @@ pub fn iterate<P: StepProblem>(
     dt: f64,
     report: &mut StepReport,
 ) -> Result<Eval, StepError> {
-    let opts = EvalOptions {
-        hold_faces: false,
-        geometric: false,
-    };
-    let eval = pb.evaluate(&s0.x, x1, dt, opts)?;
+    let eval = pb.evaluate(&s0.x, x1, dt, EvalOptions::START)?;
     pb.correct(&s0.x, x1, dt, report, (false, true, false))?;
     for (x, d) in x1.iter_mut().zip(pb.dx()) {
         *x += d;
@@ -215,11 +211,7 @@ fn start<P: StepProblem>(
     dt: f64,
     report: &mut StepReport,
 ) -> Result<Progress, StepError> {
-    let opts = EvalOptions {
-        hold_faces: false,
-        geometric: false,
-    };
-    let cur = pb.evaluate(&s0.x, x1, dt, opts)?;
+    let cur = pb.evaluate(&s0.x, x1, dt, EvalOptions::START)?;
     report.residual_history.push(cur.relative());
     let pol = *pb.policy();
     let mut active = ActiveSet::new(pb.contacts());
@@ -232,7 +224,7 @@ fn start<P: StepProblem>(
         chord: Chord::new(pb.chord_enabled(), pol.chord, pol.settle_residual),
         restarts: report.contact_restarts,
         switched: false,
-        opts,
+        opts: EvalOptions::START,
         energy: StepEnergy::default(),
     })
 }
