@@ -296,7 +296,7 @@ impl LinearSolver {
             }
             Some(Precond::Jacobi(_)) | None => {
                 self.precond = Some(Precond::Jacobi(
-                    BlockJacobi::new(&self.op)
+                    BlockJacobi::coupled(&self.op, &self.anchored)
                         .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
                 ));
                 None
