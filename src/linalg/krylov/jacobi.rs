@@ -71,17 +71,7 @@ impl BlockJacobi {
             ..Default::default()
         };
         jac.group(anchored, nn);
-        for (node, blk) in jac.inv.chunks_mut(d * d).enumerate() {
-            if jac.grouped[node] {
-                continue;
-            }
-            let mut m = [0.0; 2 * MAX_GROUP_DOFS * 3];
-            block(a, &[node], &mut m);
-            invert(&mut m, d).ok_or(SingularBlock(node))?;
-            for i in 0..d {
-                blk[i * d..(i + 1) * d].copy_from_slice(&m[i * 2 * d + d..(i + 1) * 2 * d]);
-            }
-        }
+        jac.invert_nodes(a)?;
         let mut m = vec![0.0; 2 * MAX_GROUP_DOFS * MAX_GROUP_DOFS];
         for g in 0..jac.groups.len() {
             let (s, e) = jac.span(g);
@@ -103,6 +93,44 @@ impl BlockJacobi {
             );
         }
         Ok(jac)
+    }
+
+    /// Node-block Jacobi on the nodes outside `skip` (sorted); `apply`
+    /// leaves the entries of `skip` as they are ([`super::schur`]).
+    pub(crate) fn skipping(a: &Operator, skip: &[usize]) -> Result<BlockJacobi, SingularBlock> {
+        let p = &a.pattern;
+        let (d, nn) = (p.dim(), p.n_nodes());
+        let mut jac = BlockJacobi {
+            dim: d,
+            inv: vec![0.0; nn * d * d],
+            grouped: vec![false; nn],
+            ..Default::default()
+        };
+        skip.iter().for_each(|&n| jac.grouped[n] = true);
+        jac.invert_nodes(a)?;
+        Ok(jac)
+    }
+
+    /// Inverts the `D×D` blocks of the nodes in no group.
+    fn invert_nodes(&mut self, a: &Operator) -> Result<(), SingularBlock> {
+        let d = self.dim;
+        let mut m = [0.0; 18];
+        for (node, blk) in self.inv.chunks_mut(d * d).enumerate() {
+            if self.grouped[node] {
+                continue;
+            }
+            block(a, &[node], &mut m);
+            invert(&mut m, d).ok_or(SingularBlock(node))?;
+            for i in 0..d {
+                blk[i * d..(i + 1) * d].copy_from_slice(&m[i * 2 * d + d..(i + 1) * 2 * d]);
+            }
+        }
+        Ok(())
+    }
+
+    /// The inverse of node `n`'s block (row-major; zero for grouped nodes).
+    pub(crate) fn node_inverse(&self, n: usize) -> &[f64] {
+        &self.inv[n * self.dim * self.dim..(n + 1) * self.dim * self.dim]
     }
 
     /// Partitions the nodes: each anchor of `anchored` with its pseudo-nodes
@@ -206,7 +234,7 @@ fn block(a: &Operator, nodes: &[usize], m: &mut [f64]) {
 /// Gauss–Jordan with partial pivoting on `[B | I]` (`k × 2k`, row-major):
 /// the right half becomes `B⁻¹`. `None` if a pivot vanishes or `k` exceeds
 /// [`MAX_GROUP_DOFS`].
-fn invert(m: &mut [f64], k: usize) -> Option<()> {
+pub(crate) fn invert(m: &mut [f64], k: usize) -> Option<()> {
     if k > MAX_GROUP_DOFS {
         return None;
     }
