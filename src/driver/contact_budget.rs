@@ -33,6 +33,13 @@
 //! that builds `W` (`8 n · min(256, 2²⁵/n, m)` for `n` dofs) and the
 //! factors' growth by the contact couplings.
 //!
+//! **On the iterative linear path** (`[solver] linear`, no factors) the
+//! condensed path's dense problem counts as above, the saddle path's
+//! augmented matrix (values and indices, twice) with the Krylov basis and
+//! the coupled block-Jacobi inverses of its multiplier rows; `auto` takes
+//! the saddle path there (the condensed `W` is one Krylov solve per
+//! contact unknown: docs/decisions/iterative-contact.md).
+//!
 //! **Saddle path** ([`crate::contact::enforce::saddle`]): the augmented
 //! pattern built as the run builds it (the bodies' pattern with the
 //! contact couplings, one pseudo-node per point coupled to the nodes it
@@ -50,7 +57,9 @@ use crate::contact::surface::{face_normal_raw, Master, Surface};
 use crate::contact::ContactSet;
 use crate::dynamics::policy::NewtonPolicy;
 use crate::linalg::ordering::OrderConstraints;
-use crate::linalg::{BlockPattern, FillOrdering, SymbolicFactor};
+use crate::linalg::{
+    BlockPattern, FillOrdering, LinearMethod, LinearParams, LinearPlan, SymbolicFactor,
+};
 use crate::mesh::Element;
 use crate::model::{ContactSystem, Model};
 
@@ -84,12 +93,13 @@ pub fn condensed_bytes(m: usize, n: usize) -> f64 {
     BYTES_PER_ENTRY * mf * mf + 8.0 * (n * block) as f64
 }
 
-/// The contact budget of `model` (`None`: no pair carries multipliers),
-/// its factors ordered by `ordering` (the linear plan's).
-pub fn contact_budget(
-    model: &Model,
-    ordering: FillOrdering,
-) -> Result<Option<ContactBudget>, String> {
+/// The contact budget of `model` (`None`: no pair carries multipliers)
+/// on the linear plan `plan`: its factors ordered by the plan's ordering
+/// on the direct path; on the iterative path no factors, and `auto` takes
+/// the saddle path ([`crate::dynamics::Stepper`]'s choice).
+pub fn contact_budget(model: &Model, plan: &LinearPlan) -> Result<Option<ContactBudget>, String> {
+    let ordering = plan.ordering;
+    let iterative = plan.method == LinearMethod::Iterative;
     let d = model.dim;
     let set = ContactSet::new(model, d).map_err(|e| e.to_string())?;
     if !set.has_multipliers() {
@@ -109,6 +119,7 @@ pub fn contact_budget(
     let method = match model.solver.contact_system {
         ContactSystem::Condensed => Method::Condensed,
         ContactSystem::Saddle => Method::Saddle,
+        ContactSystem::Auto if iterative => Method::Saddle,
         ContactSystem::Auto if points >= NewtonPolicy::default().saddle_min_points => {
             Method::Saddle
         }
@@ -123,8 +134,22 @@ pub fn contact_budget(
     lists.extend(couplings.iter().map(|l| l.as_slice()));
     let coupled = BlockPattern::new(model.mesh.nodes.len(), d, lists.iter().copied());
     drop(lists);
-    let own = lu_bytes(&free, ordering, &[])?;
     let unknowns = d * points;
+    if iterative {
+        let bytes = match method {
+            Method::Condensed => condensed_bytes(unknowns, coupled.n()),
+            Method::Saddle => saddle_iterative_bytes(&coupled, &reach),
+        };
+        return Ok(Some(ContactBudget {
+            points,
+            slaves,
+            method,
+            unknowns,
+            factor_bytes: 0.0,
+            bytes,
+        }));
+    }
+    let own = lu_bytes(&free, ordering, &[])?;
     let (factor_bytes, bytes) = match method {
         Method::Condensed => {
             let f = lu_bytes(&coupled, ordering, &[])?;
@@ -177,6 +202,20 @@ fn saddle_factors(
     let aug = augmented_pattern(coupled, &lists);
     let anchored = anchors(coupled.n_nodes(), &lists);
     Ok((lu_bytes(&aug, ordering, &anchored)?, aug.nnz()))
+}
+
+/// Bytes the saddle path adds on the iterative path: the augmented
+/// matrix's values and indices held twice (the saddle system's assembly
+/// and the solver's copy), and per multiplier row the Krylov basis (a
+/// restart's length plus the solver's vectors) and the coupled block
+/// Jacobi's inverse (its anchor's rows and its own, squared).
+fn saddle_iterative_bytes(coupled: &BlockPattern, reach: &Reach) -> f64 {
+    let lists: Vec<&[usize]> = reach.iter().map(|(_, _, l)| l.as_slice()).collect();
+    let aug = augmented_pattern(coupled, &lists);
+    let d = coupled.dim();
+    let rows = (d * lists.len()) as f64;
+    let krylov = (LinearParams::default().restart + 6) as f64;
+    2.0 * 16.0 * aug.nnz() as f64 + 8.0 * rows * (krylov + 4.0 * d as f64)
 }
 
 /// The closing motion (module docs): per dof, the displacement that takes

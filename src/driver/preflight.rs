@@ -99,7 +99,7 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
     // the linear solver's choice, from the elimination tree of this mesh's node graph
     let plan =
         crate::dynamics::linear_plan(model).map_err(|e| format!("{file}: solver.linear: {e}"))?;
-    let contact = super::contact_budget::contact_budget(model, plan.ordering)
+    let contact = super::contact_budget::contact_budget(model, &plan)
         .map_err(|e| format!("{file}: contact: {e}"))?;
     let extra = contact.as_ref().map_or(0.0, |c| c.bytes);
     let need = bodies + extra;
@@ -114,11 +114,13 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
         have.map_or("an unknown amount".into(), budget::human),
         budget::seconds_per_step(model.dim, size, model.solver.linear)
     ));
+    let iterative = plan.method == crate::linalg::LinearMethod::Iterative;
     p.info.push(format!(
         "linear solver: {}; direct factors ≈ {} ({} available)",
-        match plan.method {
-            crate::linalg::LinearMethod::Iterative =>
-                "iterative (GMRES, node-block Jacobi)".to_string(),
+        match (iterative, contact.as_ref().map(|c| c.method)) {
+            (true, Some(Method::Saddle)) =>
+                "iterative (GMRES, block Jacobi: node blocks, each contact point's multipliers in one block with its slave node)".to_string(),
+            (true, _) => "iterative (GMRES, node-block Jacobi)".to_string(),
             _ => format!(
                 "direct (symmetric-pattern LU, {:?} ordering)",
                 plan.ordering
@@ -128,7 +130,13 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
         budget::human(plan.available)
     ));
     if let Some(c) = &contact {
-        p.info.push(contact_line(c));
+        p.info.push(contact_line(c, iterative));
+        if iterative && c.method == Method::Condensed {
+            p.warnings.push(format!(
+                "{file}: solver.contact_system: \"condensed\" with [solver] linear on the iterative path builds W with one GMRES solve per contact unknown ({} of them) at every contact Newton iteration; set [solver] contact_system = \"saddle\" (or \"auto\", which takes it on the iterative path), or linear = \"direct\" if the factors fit",
+                c.unknowns
+            ));
+        }
         if need > plan.available {
             return Err(refusal(c, need, plan.available, file));
         }
@@ -146,8 +154,16 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
 }
 
 /// `contact memory …`: the points, the path, its bytes.
-fn contact_line(c: &ContactBudget) -> String {
+fn contact_line(c: &ContactBudget, iterative: bool) -> String {
     let path = match c.method {
+        Method::Saddle if iterative => {
+            "path saddle: iterative, no factors (the augmented matrix and its preconditioner)"
+                .to_string()
+        }
+        Method::Condensed if iterative => format!(
+            "path condensed: a dense problem of {} unknowns, W by one iterative solve per unknown",
+            c.unknowns
+        ),
         Method::Condensed => format!(
             "path condensed: a dense problem of {} unknowns, the bodies' LU with the contact couplings {}",
             c.unknowns,

@@ -30,7 +30,7 @@ use crate::contact::geometry::GeometryError;
 use crate::contact::update::{self, MassInverse, UpdateOutcome};
 use crate::contact::{ContactSet, Tunnel};
 use crate::fe::kernel::{KernelError, StressEval};
-use crate::linalg::{LinearParams, LinearSolveError, LinearSolver};
+use crate::linalg::{LinearMethod, LinearParams, LinearSolveError, LinearSolver};
 use crate::model::{Integrator, SolverParams};
 
 /// `Stepper::snapshot` / `Stepper::restore` (checkpoints): a child module, so
@@ -494,13 +494,18 @@ impl<const D: usize> Stepper<D> {
 
     /// The contact subproblem's path for a step where `points` points may
     /// touch: the input's choice, or by the policy's crossover; an FCLIB
-    /// dump asks for the condensed problem it writes.
+    /// dump asks for the condensed problem it writes; on the iterative
+    /// linear path `auto` takes the saddle path.
     fn choose_method(&self, points: usize) -> Method {
         use crate::model::ContactSystem;
         match self.params.contact_system {
             ContactSystem::Condensed => Method::Condensed,
             ContactSystem::Saddle => Method::Saddle,
             ContactSystem::Auto if self.dump_contact.is_some() => Method::Condensed,
+            // W would be one Krylov solve per contact unknown
+            ContactSystem::Auto if self.lu.plan().method == LinearMethod::Iterative => {
+                Method::Saddle
+            }
             ContactSystem::Auto if points >= self.policy.saddle_min_points => Method::Saddle,
             ContactSystem::Auto => Method::Condensed,
         }

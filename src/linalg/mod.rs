@@ -32,7 +32,9 @@ pub mod solver;
 
 pub use color::{color_elements, share_no_node};
 pub use error::LinearSolveError;
-pub use krylov::{cg, gmres, BlockJacobi, KrylovError, KrylovInfo, KrylovParams, KrylovWork};
+pub use krylov::{
+    cg, gmres, BlockJacobi, KrylovError, KrylovInfo, KrylovParams, KrylovWork, LocalSchur,
+};
 pub use ldlt::SparseLdlt;
 pub use lu::error::LuError;
 pub use lu::estimate::estimate;

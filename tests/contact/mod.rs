@@ -7,6 +7,7 @@ mod dynamics;
 mod geometry;
 mod golf_ball;
 mod initial_overlap;
+mod iterative_path;
 mod ledgers;
 mod newton;
 mod one_solve;

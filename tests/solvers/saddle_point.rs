@@ -3,7 +3,8 @@
 //! right after their anchor, fall into its supernode, and the saddle-point
 //! system `[K −H; C 0]`, whose multiplier diagonal blocks are exactly zero,
 //! is solved to the solver's residual contract, with and without the
-//! contact nodes ordered last.
+//! contact nodes ordered last, and on the iterative path with the coupled
+//! block-Jacobi preconditioner.
 
 use super::matrices::{
     hex8_cells, multipliers, quad4_cells, relative_residual, rhs, round_off_floor, stiffness,
@@ -195,5 +196,158 @@ fn saddle_point_systems_solve_to_the_contract_with_and_without_the_contact_nodes
                 info.residual
             );
         }
+    }
+}
+
+/// The saddle model's values with `gamma` added on the diagonal of every
+/// multiplier row (the saddle path's proximal term).
+fn proximal(s: &Saddle, gamma: f64) -> Vec<f64> {
+    let mut v = s.values.clone();
+    let d = s.pattern.dim();
+    for &(q, _) in &s.anchored {
+        for i in 0..d {
+            v[s.pattern.diagonal_position(q * d + i)] += gamma;
+        }
+    }
+    v
+}
+
+/// The coupled block Jacobi of the iterative path
+/// (`BlockJacobi::coupled`): each anchor with its pseudo-nodes is one
+/// block, inverted exactly. Applied to `y = blockdiag(A_GG) x` it gives
+/// back `x` (the groups: the centre node of `grid_3d` anchors two
+/// pseudo-nodes). Node-block Jacobi alone meets the multipliers' zero
+/// diagonal blocks, and so does the coupled block of an anchor with two
+/// such pseudo-nodes (`grid_3d`'s centre): a proximal term makes it regular.
+#[test]
+fn coupled_block_jacobi_inverts_each_anchor_with_its_multipliers() {
+    use emcontact::linalg::{BlockJacobi, Operator};
+    for s in [grid_3d(), grid_2d()] {
+        let p = &s.pattern;
+        let d = p.dim();
+        let mut op = Operator::new(p);
+        op.values.copy_from_slice(&s.values);
+        assert!(
+            BlockJacobi::new(&op).is_err(),
+            "the multipliers' own blocks are singular"
+        );
+        assert_eq!(BlockJacobi::coupled(&op, &s.anchored).is_err(), d == 3);
+        let values = proximal(&s, 1e-3);
+        op.values.copy_from_slice(&values);
+        let m = BlockJacobi::coupled(&op, &s.anchored).unwrap();
+        let anchors: std::collections::BTreeSet<usize> = s.anchored.iter().map(|a| a.1).collect();
+        assert_eq!(m.coupled_blocks(), anchors.len());
+        // the group of every node: its anchor's (or its own)
+        let mut group: Vec<usize> = (0..p.n_nodes()).collect();
+        for &(q, a) in &s.anchored {
+            group[q] = a;
+        }
+        let x: Vec<f64> = (0..p.n())
+            .map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0)
+            .collect();
+        let mut y = vec![0.0; p.n()];
+        for a in 0..p.n_nodes() {
+            for b in (0..p.n_nodes()).filter(|&b| group[b] == group[a]) {
+                let Some(off) = p.block_offset(a, b) else {
+                    continue;
+                };
+                for i in 0..d {
+                    for j in 0..d {
+                        y[a * d + i] += values[p.position(off, i, b, j)] * x[b * d + j];
+                    }
+                }
+            }
+        }
+        m.apply(&mut y);
+        for (i, (got, want)) in y.iter().zip(&x).enumerate() {
+            assert!(
+                (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                "dim {d}, dof {i}: {got} against {want}"
+            );
+        }
+    }
+}
+
+/// The block-triangular preconditioner with local Schur complements
+/// (`LocalSchur`) inverts `M = [D 0; K_pu S]` exactly, `D` the bodies'
+/// node blocks and `S_p = K_pp − Σ_a K_pa K_aa⁻¹ K_ap` over the nodes `a`
+/// point `p` couples to, with the multipliers' zero diagonal blocks and
+/// two points on one anchor (`grid_3d`'s centre).
+#[test]
+fn local_schur_preconditioner_inverts_its_block_triangle() {
+    use emcontact::linalg::{LocalSchur, Operator};
+    use nalgebra::{DMatrix, DVector};
+    for s in [grid_3d(), grid_2d()] {
+        let p = &s.pattern;
+        let d = p.dim();
+        let pseudo: Vec<usize> = s.anchored.iter().map(|a| a.0).collect();
+        let blk = |a: usize, b: usize| {
+            let mut m = DMatrix::<f64>::zeros(d, d);
+            if let Some(off) = p.block_offset(a, b) {
+                for i in 0..d {
+                    for j in 0..d {
+                        m[(i, j)] = s.values[p.position(off, i, b, j)];
+                    }
+                }
+            }
+            m
+        };
+        let seg = |v: &[f64], a: usize| DVector::from_column_slice(&v[a * d..(a + 1) * d]);
+        let x: Vec<f64> = (0..p.n())
+            .map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0)
+            .collect();
+        let mut y = vec![0.0; p.n()];
+        for a in (0..p.n_nodes()).filter(|a| !pseudo.contains(a)) {
+            let ya = blk(a, a) * seg(&x, a);
+            y[a * d..(a + 1) * d].copy_from_slice(ya.as_slice());
+        }
+        for &q in &pseudo {
+            let mut yq = blk(q, q) * seg(&x, q);
+            for a in (0..p.n_nodes()).filter(|a| !pseudo.contains(a)) {
+                if p.block_offset(q, a).is_none() {
+                    continue;
+                }
+                let kinv = blk(a, a).try_inverse().unwrap();
+                yq += blk(q, a) * (seg(&x, a) - kinv * blk(a, q) * seg(&x, q));
+            }
+            y[q * d..(q + 1) * d].copy_from_slice(yq.as_slice());
+        }
+        let mut op = Operator::new(p);
+        op.values.copy_from_slice(&s.values);
+        LocalSchur::new(&op, &s.anchored).unwrap().apply(&mut y);
+        for (i, (got, want)) in y.iter().zip(&x).enumerate() {
+            assert!(
+                (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                "dim {d}, dof {i}: {got} against {want}"
+            );
+        }
+    }
+}
+
+/// On the iterative path the saddle-point systems (zero multiplier
+/// diagonal blocks) solve to the contract, preconditioned by the coupled
+/// block Jacobi of the anchors `set_pattern` was given.
+#[test]
+fn saddle_point_systems_solve_to_the_contract_on_the_iterative_path() {
+    for s in [grid_3d(), grid_2d()] {
+        let params = LinearParams {
+            method: LinearMethod::Iterative,
+            ..Default::default()
+        };
+        let mut solver = LinearSolver::new(&s.pattern, params).unwrap();
+        solver.set_pattern(&s.pattern, &[], &s.anchored).unwrap();
+        solver.update(&s.values).unwrap();
+        let b = rhs(s.pattern.n());
+        let mut x = b.clone();
+        let info = solver.solve_in_place(&mut x).unwrap();
+        let res = relative_residual(&s.pattern, &s.values, &x, &b);
+        let what = format!("dim {}", s.pattern.dim());
+        assert!(res <= CONTRACT, "{what}: residual {res:e}");
+        assert!(
+            info.residual <= CONTRACT,
+            "{what}: claimed {:e}",
+            info.residual
+        );
+        assert!(info.iterations > 0, "{what}: GMRES ran");
     }
 }

@@ -12,9 +12,11 @@ pub(crate) mod cg;
 pub(crate) mod gmres;
 pub(crate) mod jacobi;
 pub(crate) mod params;
+pub(crate) mod schur;
 pub(crate) mod vector;
 
 pub use cg::cg;
 pub use gmres::gmres;
 pub use jacobi::BlockJacobi;
 pub use params::{KrylovError, KrylovInfo, KrylovParams, KrylovWork};
+pub use schur::LocalSchur;

@@ -19,7 +19,12 @@
 //! iteration refactors that block alone ([`chord`]).
 //!
 //! Iterative path (models whose factors do not fit in memory): GMRES, or CG
-//! for a symmetric matrix, with the node-block Jacobi preconditioner.
+//! for a symmetric matrix, with the node-block Jacobi preconditioner; with
+//! pseudo-nodes (the saddle path's contact multipliers, `set_pattern`'s
+//! `anchored`) each anchor and its pseudo-nodes form one block inverted
+//! exactly (Vanka 1986), or, where such a block is singular, each point's
+//! local Schur complement closes a block-triangular preconditioner
+//! (Benzi, Golub & Liesen 2005; [`iterative_precond`]).
 //!
 //! The contract, checked on the residual recomputed from `x` after every
 //! solve of the whole system: an `Ok` solve has, for the matrix given last,
@@ -48,8 +53,9 @@ pub(crate) mod trailing;
 pub(crate) mod work_model;
 
 use crate::linalg::error::LinearSolveError;
-use crate::linalg::krylov::jacobi::BlockJacobi;
+use crate::linalg::krylov::jacobi::{BlockJacobi, SingularBlock};
 use crate::linalg::krylov::params::KrylovWork;
+use crate::linalg::krylov::schur::{IterativePrecond, LocalSchur};
 use crate::linalg::ldlt::SparseLdlt;
 use crate::linalg::lu::fallback::SparseLu;
 use crate::linalg::lu::symbolic::SymbolicFactor;
@@ -79,7 +85,7 @@ pub(super) enum Precond {
         sym: SymbolicFactor,
         ldlt: SparseLdlt,
     },
-    Jacobi(BlockJacobi),
+    Jacobi(IterativePrecond),
 }
 
 impl Precond {
@@ -100,6 +106,26 @@ impl Precond {
                 let n = rhs.len() / nrhs;
                 rhs.chunks_mut(n).for_each(|c| j.apply(c))
             }
+        }
+    }
+}
+
+/// The iterative path's preconditioner: block Jacobi with each anchor and
+/// its pseudo-nodes in one block ([`BlockJacobi::coupled`]); where such a
+/// block is singular (several points on one anchor whose multiplier
+/// blocks vanish), the block-triangular one with local Schur complements
+/// ([`LocalSchur`]), which takes each point with all the nodes it couples
+/// to (docs/decisions/iterative-contact.md).
+fn iterative_precond(
+    op: &Operator,
+    anchored: &[(usize, usize)],
+) -> Result<IterativePrecond, SingularBlock> {
+    match BlockJacobi::coupled(op, anchored) {
+        Ok(b) => Ok(IterativePrecond::Blocks(b)),
+        Err(e) if anchored.is_empty() => Err(e),
+        Err(e) => {
+            log::debug!("block Jacobi: {e} (an anchor with its multipliers): local Schur complements instead");
+            LocalSchur::new(op, anchored).map(IterativePrecond::Schur)
         }
     }
 }
@@ -296,7 +322,7 @@ impl LinearSolver {
             }
             Some(Precond::Jacobi(_)) | None => {
                 self.precond = Some(Precond::Jacobi(
-                    BlockJacobi::new(&self.op)
+                    iterative_precond(&self.op, &self.anchored)
                         .map_err(|e| LinearSolveError::Numeric(e.to_string()))?,
                 ));
                 None
