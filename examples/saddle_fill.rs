@@ -101,6 +101,29 @@ fn main() {
             &anchors(n, &some),
         );
     }
+    // (c3): the first pass's points and the second pass's listed in the
+    // file ARGS[3] (their point indices, e.g. those acting on a face at a
+    // correction, from the run's debug log)
+    if let Some(file) = args.get(3) {
+        let text = std::fs::read_to_string(file).expect("the list of second-pass points");
+        let keep: Vec<usize> = text
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let some: Vec<&[usize]> = reach
+            .iter()
+            .filter(|(pair, k, _)| *pair == 0 || keep.contains(k))
+            .map(|(_, _, l)| l.as_slice())
+            .collect();
+        show(
+            &format!(
+                "(c3) first + {} second",
+                some.len() - reach.iter().filter(|r| r.0 == 0).count()
+            ),
+            &augmented_pattern(&coupled, &some),
+            &anchors(n, &some),
+        );
+    }
     show("(c) augmented", &aug, &anchored);
 }
 

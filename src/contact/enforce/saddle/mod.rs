@@ -276,6 +276,9 @@ impl Saddle {
         if !self.shadowed {
             self.shadowed = crate::contact::second_pass::shadow(set);
         }
+        if log::log_enabled!(log::Level::Debug) {
+            self.log_second_pass(set);
+        }
         self.scale::<D>(set, &sys);
         let m = self.points.len();
         for (j, &(p, k)) in self.points.iter().enumerate() {
@@ -375,6 +378,28 @@ impl Saddle {
         }
         info.seconds = start.elapsed().as_secs_f64();
         Ok(info)
+    }
+
+    /// Logs how many second-pass points carry a pseudo-node, how many of
+    /// them are shadowed, lifted, and in contact (`r ≠ 0`) at this correction.
+    fn log_second_pass(&self, set: &ContactSet) {
+        use crate::contact::slave::Role;
+        let (mut total, mut shadowed, mut lifted, mut loaded) = (0, 0, 0, 0);
+        let mut acting = Vec::new();
+        for &(p, k) in &self.points {
+            if set.pairs[p].pass != 2 {
+                continue;
+            }
+            let q = &set.pairs[p].points[k];
+            total += 1;
+            shadowed += usize::from(q.role == Role::Shadowed);
+            lifted += usize::from(q.role == Role::Lifted);
+            loaded += usize::from(q.r != [0.0; 3]);
+            if q.acts() && q.on_master() {
+                acting.push(k);
+            }
+        }
+        log::debug!("contact (saddle): second-pass pseudo-nodes {total}: shadowed {shadowed}, lifted {lifted}, r ≠ 0 {loaded}, acting on a face {}: {acting:?}", acting.len());
     }
 
     /// The inner iteration cycles (`SaddleParams::stall_window`): the least
