@@ -384,8 +384,7 @@ impl Saddle {
     /// them are shadowed, lifted, and in contact (`r ≠ 0`) at this correction.
     fn log_second_pass(&self, set: &ContactSet) {
         use crate::contact::slave::Role;
-        let (mut total, mut shadowed, mut lifted, mut loaded) = (0, 0, 0, 0);
-        let mut acting = Vec::new();
+        let (mut total, mut shadowed, mut lifted, mut loaded, mut acting) = (0, 0, 0, 0, 0);
         for &(p, k) in &self.points {
             if set.pairs[p].pass != 2 {
                 continue;
@@ -395,11 +394,18 @@ impl Saddle {
             shadowed += usize::from(q.role == Role::Shadowed);
             lifted += usize::from(q.role == Role::Lifted);
             loaded += usize::from(q.r != [0.0; 3]);
-            if q.acts() && q.on_master() {
-                acting.push(k);
-            }
+            acting += usize::from(q.acts() && q.on_master());
         }
-        log::debug!("contact (saddle): second-pass pseudo-nodes {total}: shadowed {shadowed}, lifted {lifted}, r ≠ 0 {loaded}, acting on a face {}: {acting:?}", acting.len());
+        log::debug!("contact (saddle): second-pass pseudo-nodes {total}: shadowed {shadowed}, lifted {lifted}, r ≠ 0 {loaded}, acting on a face {acting}");
+        if log::log_enabled!(log::Level::Trace) {
+            // the points examples/saddle_fill.rs keeps in its (c3) pattern
+            let on_face = self.points.iter().filter(|&&(p, k)| {
+                let q = &set.pairs[p].points[k];
+                set.pairs[p].pass == 2 && q.acts() && q.on_master()
+            });
+            let list: Vec<usize> = on_face.map(|&(_, k)| k).collect();
+            log::trace!("contact (saddle): second-pass points acting on a face: {list:?}");
+        }
     }
 
     /// The inner iteration cycles (`SaddleParams::stall_window`): the least
