@@ -62,14 +62,8 @@ impl BlockJacobi {
         a: &Operator,
         anchored: &[(usize, usize)],
     ) -> Result<BlockJacobi, SingularBlock> {
-        let p = &a.pattern;
-        let (d, nn) = (p.dim(), p.n_nodes());
-        let mut jac = BlockJacobi {
-            dim: d,
-            inv: vec![0.0; nn * d * d],
-            grouped: vec![false; nn],
-            ..Default::default()
-        };
+        let mut jac = BlockJacobi::ungrouped(a);
+        let (d, nn) = (jac.dim, jac.grouped.len());
         jac.group(anchored, nn);
         jac.invert_nodes(a)?;
         let mut m = vec![0.0; 2 * MAX_GROUP_DOFS * MAX_GROUP_DOFS];
@@ -98,17 +92,21 @@ impl BlockJacobi {
     /// Node-block Jacobi on the nodes outside `skip` (sorted); `apply`
     /// leaves the entries of `skip` as they are ([`super::schur`]).
     pub(crate) fn skipping(a: &Operator, skip: &[usize]) -> Result<BlockJacobi, SingularBlock> {
-        let p = &a.pattern;
-        let (d, nn) = (p.dim(), p.n_nodes());
-        let mut jac = BlockJacobi {
+        let mut jac = BlockJacobi::ungrouped(a);
+        skip.iter().for_each(|&n| jac.grouped[n] = true);
+        jac.invert_nodes(a)?;
+        Ok(jac)
+    }
+
+    /// Every node in no group, nothing inverted yet.
+    fn ungrouped(a: &Operator) -> BlockJacobi {
+        let (d, nn) = (a.pattern.dim(), a.pattern.n_nodes());
+        BlockJacobi {
             dim: d,
             inv: vec![0.0; nn * d * d],
             grouped: vec![false; nn],
             ..Default::default()
-        };
-        skip.iter().for_each(|&n| jac.grouped[n] = true);
-        jac.invert_nodes(a)?;
-        Ok(jac)
+        }
     }
 
     /// Inverts the `D×D` blocks of the nodes in no group.

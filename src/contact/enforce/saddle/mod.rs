@@ -69,6 +69,7 @@ use crate::model::Enforcement;
 use nalgebra::SMatrix;
 use std::time::Instant;
 
+mod census;
 mod params;
 mod point;
 mod reach;
@@ -277,7 +278,7 @@ impl Saddle {
             self.shadowed = crate::contact::second_pass::shadow(set);
         }
         if log::log_enabled!(log::Level::Debug) {
-            self.log_second_pass(set);
+            census::log_second_pass(&self.points, set);
         }
         self.scale::<D>(set, &sys);
         let m = self.points.len();
@@ -378,34 +379,6 @@ impl Saddle {
         }
         info.seconds = start.elapsed().as_secs_f64();
         Ok(info)
-    }
-
-    /// Logs how many second-pass points carry a pseudo-node, how many of
-    /// them are shadowed, lifted, and in contact (`r ≠ 0`) at this correction.
-    fn log_second_pass(&self, set: &ContactSet) {
-        use crate::contact::slave::Role;
-        let (mut total, mut shadowed, mut lifted, mut loaded, mut acting) = (0, 0, 0, 0, 0);
-        for &(p, k) in &self.points {
-            if set.pairs[p].pass != 2 {
-                continue;
-            }
-            let q = &set.pairs[p].points[k];
-            total += 1;
-            shadowed += usize::from(q.role == Role::Shadowed);
-            lifted += usize::from(q.role == Role::Lifted);
-            loaded += usize::from(q.r != [0.0; 3]);
-            acting += usize::from(q.acts() && q.on_master());
-        }
-        log::debug!("contact (saddle): second-pass pseudo-nodes {total}: shadowed {shadowed}, lifted {lifted}, r ≠ 0 {loaded}, acting on a face {acting}");
-        if log::log_enabled!(log::Level::Trace) {
-            // the points examples/saddle_fill.rs keeps in its (c3) pattern
-            let on_face = self.points.iter().filter(|&&(p, k)| {
-                let q = &set.pairs[p].points[k];
-                set.pairs[p].pass == 2 && q.acts() && q.on_master()
-            });
-            let list: Vec<usize> = on_face.map(|&(_, k)| k).collect();
-            log::trace!("contact (saddle): second-pass points acting on a face: {list:?}");
-        }
     }
 
     /// The inner iteration cycles (`SaddleParams::stall_window`): the least
