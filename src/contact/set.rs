@@ -36,6 +36,17 @@ const COINCIDENT: f64 = 1e-3;
 /// most this.
 const FACE_TOL: f64 = 1e-5;
 
+/// What [`ContactSet::settle`] changed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settled {
+    /// Points that moved face, were put on their drift bound or were lifted.
+    pub changed: usize,
+    /// Of them, the points put on their drift bound: their gap is enforced
+    /// only by the next correction, so the iterate cannot be accepted
+    /// before one (it may sit up to the law's tolerance beyond the bound).
+    pub guarded: usize,
+}
+
 /// How [`ContactSet::evaluate`] evaluates an iterate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EvalOptions {
@@ -293,10 +304,11 @@ impl ContactSet {
     /// face is farther than their closest one move (see
     /// [`super::narrow::Narrow::settle`]), and pressed persistent points
     /// below the drift bound are enforced on their gap
-    /// ([`super::law::Constraint::Guarded`]). Returns how many changed:
-    /// Newton goes on while any did.
-    pub fn settle(&mut self) -> usize {
+    /// ([`super::law::Constraint::Guarded`]). Returns how many changed
+    /// (Newton goes on while any did) and how many of them were guarded.
+    pub fn settle(&mut self) -> Settled {
         let mut changed = 0;
+        let mut guarded = 0;
         for p in &mut self.pairs {
             let before = changed;
             // a face matters where the point is pressed or within a face
@@ -312,9 +324,9 @@ impl ContactSet {
             if !p.has_multipliers() {
                 continue;
             }
-            for k in 0..p.points.len() {
-                changed += p.guard(k) as usize;
-            }
+            let guards = (0..p.points.len()).filter(|&k| p.guard(k)).count();
+            guarded += guards;
+            changed += guards;
             if changed > before {
                 log::debug!(
                     "contact: {} point(s) moved to another face or onto their drift bound",
@@ -326,7 +338,10 @@ impl ContactSet {
         if lifted > 0 {
             log::debug!("contact: {lifted} shadowed point(s) penetrate: enforced");
         }
-        changed + lifted
+        Settled {
+            changed: changed + lifted,
+            guarded,
+        }
     }
 
     /// Accepts the step: the state at `n+1` becomes "in contact at `t_n`".

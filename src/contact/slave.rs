@@ -49,6 +49,9 @@ pub struct SlavePoint {
     /// The point has a master (a held face, or the plane) at the iterate.
     pub(super) evaluated: bool,
     pub(super) role: Role,
+    /// A lifted point that took the place of the first-pass point it
+    /// repeats most in this step ([`super::second_pass::release_lifted`]).
+    pub(super) replaced: bool,
     /// What the point did at the iterate.
     pub(super) eval: PointEval,
 }
@@ -63,6 +66,7 @@ impl SlavePoint {
             lin: Linear::default(),
             evaluated: false,
             role: Role::Enforced,
+            replaced: false,
             eval: PointEval::open(weight, Constraint::Gap),
         }
     }
@@ -77,6 +81,7 @@ impl SlavePoint {
             Constraint::Gap
         };
         self.r = self.warm_start();
+        self.replaced = false;
         if matches!(self.role, Role::Shadowed | Role::Lifted) {
             self.role = Role::Enforced;
         }

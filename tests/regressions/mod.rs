@@ -5,6 +5,7 @@ mod augmented_lagrangian_cycles_open_closed;
 mod disk_tunnels_through_block;
 mod dropped_second_pass_lets_node_through_ring;
 mod fclib_triangle_stored_mass;
+mod golf_ball_guarded_point_accepted_beyond_its_bound;
 mod lifted_point_cycles_a_sliding_first_contact;
 mod lifted_second_pass_cycles_with_first_pass;
 mod ring_ledgers;

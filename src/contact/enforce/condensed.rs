@@ -35,6 +35,7 @@
 use super::{EnforceError, EnforceOptions, NewtonSolves, NewtonSystem, Subproblem, SubproblemInfo};
 use crate::contact::enforce::DEFAULT_SOLVER;
 use crate::contact::geometry::MAX_NODES;
+use crate::contact::second_pass;
 use crate::contact::set::ContactSet;
 use crate::contact::slave::Role;
 use crate::linalg::LinearSolveError;
@@ -218,11 +219,26 @@ fn solve_exact<const D: usize>(
         Err(e) if e.is_bad_input() || !two_pass => return Err(e),
         Err(e) => e,
     };
-    let keep: Vec<usize> = (0..second.len()).filter(|&c| !second[c]).collect();
     log::debug!(
         "contact subproblem: {err}; solved again without the {} second-pass points",
-        second.len() - keep.len()
+        second.iter().filter(|&&s| s).count()
     );
+    let info = solve_without::<D>(problem, second, &r0, name, r, u)?;
+    Ok((info, true))
+}
+
+/// Solves `problem` without the points `left` (their multipliers 0), from
+/// the multipliers `r0`, to the subproblem tolerance.
+fn solve_without<const D: usize>(
+    problem: &LocalProblem,
+    left: &[bool],
+    r0: &[f64],
+    name: &str,
+    r: &mut [f64],
+    u: &mut [f64],
+) -> Result<nonsmooth::Info, SolveError> {
+    let control = Control::with_tol(SUBPROBLEM_TOL);
+    let keep: Vec<usize> = (0..left.len()).filter(|&c| !left[c]).collect();
     let idx: Vec<usize> = keep
         .iter()
         .flat_map(|&c| (0..D).map(move |i| c * D + i))
@@ -252,7 +268,41 @@ fn solve_exact<const D: usize>(
         r[i] = rs[k];
     }
     problem.velocity(r, u);
-    Ok((info, true))
+    Ok(info)
+}
+
+/// A subproblem that stalled with lifted second-pass points among its
+/// candidates (solved in full, [`crate::contact::second_pass`]): each of them
+/// that has not done so yet takes the place of the first-pass point it
+/// repeats most ([`second_pass::release_lifted`]), and the subproblem is
+/// solved again from `r_start` without those points (nor the droppable ones,
+/// `second`). `None` where no first-pass point was released: the stall
+/// stands and the step fails.
+fn release_lifted<const D: usize>(
+    set: &mut ContactSet,
+    cands: &[Candidate],
+    problem: &LocalProblem,
+    second: &[bool],
+    name: &str,
+    (r_start, r): (&[f64], &mut [f64]),
+    u: &mut [f64],
+) -> Option<Result<(nonsmooth::Info, bool), SolveError>> {
+    let released = second_pass::release_lifted(set, cands.iter().map(|c| (c.pair, c.point)));
+    if released == 0 {
+        return None;
+    }
+    let left: Vec<bool> = cands
+        .iter()
+        .zip(second)
+        .map(|(c, &s)| s || set.pairs[c.pair].points[c.point].role == Role::Shadowed)
+        .collect();
+    log::debug!(
+        "contact subproblem with lifted points stalled: solved again without the {released} \
+         first-pass point(s) they repeat"
+    );
+    r.copy_from_slice(r_start);
+    let info = solve_without::<D>(problem, &left, r_start, name, r, u);
+    Some(info.map(|i| (i, second.iter().any(|&s| s))))
 }
 
 /// One Alart–Curnier semismooth Newton step from `r` on `u = W r + q`.
@@ -370,8 +420,9 @@ fn reduce<const D: usize>(
 
 /// Solves the reduced problem for `r` (exact: the library; augmented
 /// Lagrangian: one Alart–Curnier step unless `solve_fully`). A two-pass
-/// subproblem solved without its second pass leaves those points out for
-/// the rest of the step.
+/// subproblem solved without its second pass shadows those points for the
+/// rest of the step; one that stalls with lifted points is solved again
+/// without the first-pass points they repeat (`release_lifted`).
 fn solve_reduced<const D: usize>(
     set: &mut ContactSet,
     cands: &[Candidate],
@@ -404,13 +455,19 @@ fn solve_reduced<const D: usize>(
             .iter()
             .map(|c| set.pairs[c.pair].droppable(c.point))
             .collect();
-        let (i, dropped) =
-            solve_exact::<D>(&problem, &second, &name, r, &mut u).map_err(|source| {
-                EnforceError::Solver {
-                    contacts: cands.len(),
-                    source,
-                }
-            })?;
+        let r_start = r.to_vec();
+        let (i, dropped) = match solve_exact::<D>(&problem, &second, &name, r, &mut u) {
+            Err(e) if !e.is_bad_input() => {
+                release_lifted::<D>(set, cands, &problem, &second, &name, (&r_start, r), &mut u)
+                    .ok_or(e)
+                    .and_then(|res| res)
+            }
+            res => res,
+        }
+        .map_err(|source| EnforceError::Solver {
+            contacts: cands.len(),
+            source,
+        })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
                 set.pairs[c.pair].points[c.point].role = Role::Shadowed;

@@ -10,7 +10,9 @@
 //!    ([`crate::contact::ContactSet::settle`]); a change re-evaluates;
 //! 3. converged? — `‖R‖ ≤ tol · scale` (or its round-off floor), the
 //!    step's energy error within its tolerance ([`energy`]) and every
-//!    point meets the contact law to its tolerance;
+//!    point meets the contact law to its tolerance; not before a
+//!    correction once a point was put on its drift bound (the law's
+//!    tolerance would let it sit that much beyond the bound);
 //! 4. cycling? — a point switching between open and in contact too often
 //!    ([`active`]) or the iteration limit rejects the step (the run cuts
 //!    it back);
@@ -118,6 +120,9 @@ struct Progress {
     restarts: usize,
     /// A point switched between open and in contact since the last correction.
     switched: bool,
+    /// A point was put on its drift bound since the last correction: the
+    /// iterate is not accepted before a correction enforces it.
+    guarded: bool,
     /// How the current correction's iterate is evaluated.
     opts: EvalOptions,
     /// The step's energy, once needed.
@@ -152,7 +157,7 @@ pub fn solve<P: StepProblem>(
         if settle(pb, &mut p, s0, x1, dt, law, report)? {
             continue;
         }
-        if law.0 <= 1.0 && p.cur.converged(p.chord.tolerance(pb.tolerance())) {
+        if law.0 <= 1.0 && !p.guarded && p.cur.converged(p.chord.tolerance(pb.tolerance())) {
             // at the iteration limit the residual tolerance decides alone
             if p.it == pb.max_iterations() || energy::converged(pb, &p.cur, s0, &mut p.energy)? {
                 break;
@@ -224,6 +229,7 @@ fn start<P: StepProblem>(
         chord: Chord::new(pb.chord_enabled(), pol.chord, pol.settle_residual),
         restarts: report.contact_restarts,
         switched: false,
+        guarded: false,
         opts: EvalOptions::START,
         energy: StepEnergy::default(),
     })
@@ -251,9 +257,14 @@ fn settle<P: StepProblem>(
     let pol = *pb.policy();
     let close = p.cur.relative() <= pol.settle_residual && law_size <= pol.settle_violation;
     let converged = law <= 1.0 && p.cur.converged(p.chord.tolerance(pb.tolerance()));
-    if !(close || converged) || pb.parts().0.settle() == 0 {
+    if !(close || converged) {
         return Ok(false);
     }
+    let settled = pb.parts().0.settle();
+    if settled.changed == 0 {
+        return Ok(false);
+    }
+    p.guarded |= settled.guarded > 0;
     report.contact_restarts += 1;
     p.cur = pb.evaluate(&s0.x, x1, dt, eval_options(&pol, true, &p.cur))?;
     p.cycling = p.cycling.or(p.active.record(pb.contacts(), pol.max_flips));
@@ -308,6 +319,7 @@ fn correction<P: StepProblem>(
     // faces or drift guards settled since the last correction
     let resettled = report.contact_restarts != p.restarts;
     p.restarts = report.contact_restarts;
+    p.guarded = false;
     let chord = p.chord.allowed(
         before,
         p.switched || resettled,
