@@ -13,8 +13,9 @@ The run's part timers are wall clock; on a loaded machine a one-thread run
 gets a fraction of a core, so `plot` scales every part by the run's CPU /
 wall ratio (the parts interleave within every Newton iteration). Per Newton
 iteration = the step's part / its Newton iterations. Exponents: log-log least
-squares against the slave nodes P = (N+1)² of the L = 4 rows (fixed dofs per
-face); "other" is the run's CPU less the timed parts (set-up, symbolic
+squares against the slave nodes P = (N+1)², of the L = 4 rows (the dofs
+grow with P) and of the FIXED_DOFS rows (the layers chosen so that the dofs
+stay within 22.5k–26.3k: the growth with the contact points alone); "other" is the run's CPU less the timed parts (set-up, symbolic
 analysis, residual and mass products, output)."""
 import csv
 import math
@@ -78,6 +79,11 @@ def measure(exe, out_csv, specs):
                 print(row, flush=True)
 
 
+# Slave faces with layers chosen so that the model's dofs stay within
+# 22.5k–26.3k: the growth with the contact points alone.
+FIXED_DOFS = {(8, 48), (16, 12), (24, 6), (32, 3)}
+
+
 def per_iteration(r):
     """CPU seconds per Newton iteration by part (the timers scaled by CPU / wall)."""
     cpu, its = float(r["cpu"]), int(r["iterations"])
@@ -103,17 +109,15 @@ def rows_of(path):
     return {k: sorted(v, key=lambda r: float(r["cpu"]))[len(v) // 2] for k, v in groups.items()}
 
 
-def plot(path, png):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    rows = rows_of(path)
-    family = sorted(k for k in rows if k[1] == 4 and k[2] == "saddle" and k[3] < 0.1)
+def fit_panel(ax, rows, family, title):
+    """One panel: CPU per Newton iteration by part against P for `family`
+    (keys of first-contact rows), the free step's iteration and the P^1.2
+    target; prints the exponents."""
+    print(f"== {title}")
     ps = [(k[0] + 1) ** 2 for k in family]
     its = [per_iteration(rows[k]) for k in family]
-    free = [float(rows[(k[0], 4, "saddle", 0.25)]["cpu"]) / int(rows[(k[0], 4, "saddle", 0.25)]["iterations"])
-            for k in family]
-    fig, ax = plt.subplots(figsize=(7, 5))
+    frees = [rows[(k[0], k[1], k[2], 0.25)] for k in family]
+    free = [float(f["cpu"]) / int(f["iterations"]) for f in frees]
     for label in [l for _, l in PARTS] + ["other", "whole iteration"]:
         ts = [it[label] for it in its]
         k = slope(ps, ts)
@@ -126,8 +130,25 @@ def plot(path, png):
     ax.loglog(ps, [its[0]["whole iteration"] * (p / ps[0]) ** 1.2 for p in ps], ":", color="grey",
               label="target growth P^1.2")
     steps = [float(rows[k]["cpu"]) for k in family]
-    frees = [float(rows[(k[0], 4, "saddle", 0.25)]["cpu"]) for k in family]
-    print(f"whole step: P^{slope(ps, steps):.2f}, free step: P^{slope(ps, frees):.2f}")
+    print(f"whole step: P^{slope(ps, steps):.2f}, free step: P^{slope(ps, [float(f['cpu']) for f in frees]):.2f}")
+    ax.set_xlabel("slave nodes P")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def plot(path, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = rows_of(path)
+    family = sorted(k for k in rows if k[1] == 4 and k[2] == "saddle" and k[3] < 0.1)
+    fixed = sorted(k for k in rows if (k[0], k[1]) in FIXED_DOFS and k[2] == "saddle" and k[3] < 0.1)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    fit_panel(axes[0], rows, family, "4 layers (dofs grow with P)")
+    fit_panel(axes[1], rows, fixed, "fixed dofs (22.5k–26.3k: 8²×48, 16²×12, 24²×6, 32²×3)")
+    axes[0].set_ylabel("CPU s per Newton iteration (one thread)")
+    fig.suptitle("First-contact step, saddle-point path, by part")
     bulk = sorted(k for k in rows if k[0] == 16 and k[2] == "saddle" and k[3] < 0.1)
     if len(bulk) > 1:
         dofs = [6 * 17 ** 2 * (k[1] + 1) for k in bulk]
@@ -136,11 +157,6 @@ def plot(path, png):
             print(f"16² bulk refined, {label}: dofs^{slope(dofs, ts):.2f}")
         fr = [per_iteration(rows[(16, k[1], "saddle", 0.25)])["whole iteration"] for k in bulk]
         print(f"16² bulk refined, free-step iteration: dofs^{slope(dofs, fr):.2f}")
-    ax.set_xlabel("slave nodes P (slave faces 8², 16², 24², 32²; 4 layers)")
-    ax.set_ylabel("CPU s per Newton iteration (one thread)")
-    ax.set_title("First-contact step, saddle-point path, by part")
-    ax.legend(fontsize=8)
-    ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     print("| slave face (P) | layers | dofs | load | Newton its | step CPU | per it | assembly | factorization "
