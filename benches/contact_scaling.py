@@ -149,7 +149,7 @@ def plot(path, png):
     fit_panel(axes[1], rows, fixed, "fixed dofs (22.5k–26.3k: 8²×48, 16²×12, 24²×6, 32²×3)")
     axes[0].set_ylabel("CPU s per Newton iteration (one thread)")
     fig.suptitle("First-contact step, saddle-point path, by part")
-    bulk = sorted(k for k in rows if k[0] == 16 and k[2] == "saddle" and k[3] < 0.1)
+    bulk = sorted(k for k in rows if k[0] == 16 and k[1] in (4, 8, 16) and k[2] == "saddle" and k[3] < 0.1)
     if len(bulk) > 1:
         dofs = [6 * 17 ** 2 * (k[1] + 1) for k in bulk]
         for label in ["whole iteration", "factorization", "linear solves", "assembly"]:
