@@ -59,6 +59,9 @@ impl LinearSolver {
                 return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
             }
             self.op.values[k] = v;
+            if let Some(f) = self.factored_values.get_mut(k) {
+                *f = v;
+            }
         }
         let result = lu.refactor_trailing(sym, &self.op.values, self.params.lu);
         self.stats.trailing_refactorizations += 1;

@@ -42,6 +42,7 @@
 //! Restricted solves return partial solutions: their contract is checked
 //! on one sampled column ([`restricted`]).
 
+pub(crate) mod change;
 pub(crate) mod chord;
 pub(crate) mod fallback;
 pub(crate) mod info;
@@ -161,6 +162,12 @@ pub struct LinearSolver {
     /// The sampled column of a restricted solve, and residual norms.
     sample: Vec<f64>,
     norms: Vec<f64>,
+    /// The values the factors are of (direct LU path), and scratch for
+    /// comparing them with the current ones ([`change`]).
+    factored_values: Vec<f64>,
+    change: change::ChangeScratch,
+    /// Factor solves of the last solve: count and seconds (debug log).
+    applies: (usize, f64),
 }
 
 impl LinearSolver {
@@ -189,6 +196,9 @@ impl LinearSolver {
             b: Vec::new(),
             sample: Vec::new(),
             norms: Vec::new(),
+            applies: (0, 0.0),
+            factored_values: Vec::new(),
+            change: Default::default(),
         };
         s.analyse()?;
         Ok(s)
@@ -341,11 +351,19 @@ impl LinearSolver {
             })
         );
         self.work.factored();
+        self.factored_values.clear();
+        self.factored_values.extend_from_slice(&self.op.values);
         // the block-Jacobi inverses are no factorization, but their time is setup
         if !matches!(self.precond, Some(Precond::Jacobi(_))) {
             self.stats.factorizations += 1;
         }
-        self.stats.factor_seconds += t.elapsed().as_secs_f64();
+        let secs = t.elapsed().as_secs_f64();
+        self.stats.factor_seconds += secs;
+        log::trace!(
+            "work model: factorization modelled {:.3} s, measured {:.3} s",
+            self.work.costs().0,
+            secs
+        );
         Ok(())
     }
 
@@ -386,6 +404,17 @@ impl LinearSolver {
             if symmetric { 0.0 } else { sym.trailing_flops() },
             pattern.nnz(),
             self.params.restart,
+        );
+        let (f, i) = self.work.costs();
+        log::debug!(
+            "work model: n {}, factor entries {}, A entries {}, {:.3e} flops: F {:.4} s, I {:.5} s, F/I {:.1}",
+            sym.size().n,
+            if symmetric { sym.size().l_entries } else { sym.size().lu_entries },
+            pattern.nnz(),
+            sym.size().lu_flops,
+            f,
+            i,
+            f / i
         );
         self.precond = Some(if symmetric {
             Precond::Ldlt {

@@ -23,6 +23,15 @@ use crate::linalg::solver::info::SolveInfo;
 use crate::linalg::solver::{LinearSolver, Precond};
 use std::time::Instant;
 
+/// A row or column of the matrix counts as changed since its factorization
+/// where the change exceeds this fraction of its norm (the larger of old
+/// and new): smaller changes spread over the matrix (a Newton iterate's
+/// stiffness) cost GMRES a few iterations in all, each large one (a contact
+/// point switched) a direction of its own. At 0.1 the saddle first
+/// contacts of 16² to 32² split cleanly between reuses that converged and
+/// attempts that gave up (`docs/decisions/reuse-work-model.md`).
+const CHANGED_LINE: f64 = 0.1;
+
 /// GMRES iterations allowed to refine the solution of fresh factors.
 const FRESH_ITERATIONS: usize = 100;
 
@@ -41,6 +50,7 @@ impl LinearSolver {
             Some(Precond::Jacobi(_)) | None => false,
             Some(_) => self.factored && self.work.keep_old_factors(self.params.reuse_iterations),
         };
+        let reuse = reuse && self.small_change();
         if !reuse {
             return self.refactor().map(|_| true);
         }
@@ -62,9 +72,44 @@ impl LinearSolver {
                     return self.refactor().map(|_| true);
                 }
                 self.work.refactored_trailing();
+                if let Some(Precond::Lu { lu, .. }) = &self.precond {
+                    for k in lu.trailing_entries() {
+                        if let Some(f) = self.factored_values.get_mut(k) {
+                            *f = self.op.values[k];
+                        }
+                    }
+                }
             }
         }
         Ok(false)
+    }
+
+    /// Whether the matrix given last differs from the one the factors are
+    /// of by a change the old factors can absorb within the work model's
+    /// iteration limit: the lines (rows or columns, the fewer) that moved
+    /// by more than [`CHANGED_LINE`] of their norm bound the rank of the
+    /// large part of the change, and GMRES preconditioned by the old
+    /// factors needs about that many iterations more ([`super::change`]).
+    fn small_change(&mut self) -> bool {
+        if self.factored_values.len() != self.op.values.len() {
+            return true;
+        }
+        let t = Instant::now();
+        let (rows, cols) = super::change::changed_lines(
+            &self.op.pattern,
+            &self.factored_values,
+            &self.op.values,
+            CHANGED_LINE,
+            &mut self.change,
+        );
+        self.stats.solve_seconds += t.elapsed().as_secs_f64();
+        let limit = self.work.reuse_limit(self.params.reuse_iterations);
+        let small = rows.min(cols) <= limit;
+        log::trace!(
+            "work model: {rows} rows, {cols} columns changed by more than {CHANGED_LINE} of their norm since the factorization; limit {limit} iterations: {}",
+            if small { "old factors kept" } else { "refactored" }
+        );
+        small
     }
 
     /// Solves `A x = rhs` in place for the matrix given last.
@@ -111,9 +156,13 @@ impl LinearSolver {
                     self.stats.krylov_iterations += info.iterations;
                     self.work.solved(nrhs, info.iterations);
                     log::trace!(
-                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}{}",
+                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}, modelled {:.3} s, measured {:.3} s ({} factor solves {:.3} s){}",
                         info.iterations,
                         info.residual,
+                        (nrhs + info.iterations) as f64 * self.work.costs().1,
+                        t.elapsed().as_secs_f64(),
+                        self.applies.0,
+                        self.applies.1,
                         if refactored { ", refactored" } else if self.fresh { "" } else { ", old factors" }
                     );
                     break Ok(SolveInfo { refactored, ..info });
@@ -140,6 +189,11 @@ impl LinearSolver {
                     if iterative || self.fresh {
                         break Err(LinearSolveError::NoConvergence(e));
                     }
+                    log::debug!(
+                        "linear solve: old factors gave up after {} Krylov iterations at relative residual {:.1e}: refactored",
+                        e.iterations,
+                        e.residual
+                    );
                     self.refactor()?;
                     refactored = true;
                     // refactorization time is counted as factorization, not solve
@@ -169,8 +223,13 @@ impl LinearSolver {
             .as_mut()
             .expect("a preconditioner is built before solving");
         let direct = !matches!(precond, Precond::Jacobi(_));
+        self.applies = (0, 0.0);
+        let applies = &mut self.applies;
         if direct {
+            let t = Instant::now();
             precond.apply(rhs, nrhs);
+            applies.0 += nrhs;
+            applies.1 += t.elapsed().as_secs_f64();
         } else {
             rhs.iter_mut().for_each(|v| *v = 0.0);
         }
@@ -204,7 +263,12 @@ impl LinearSolver {
             let r = {
                 let op = &mut self.op;
                 let mut a = |x: &[f64], y: &mut [f64]| op.apply(x, y);
-                let mut m = |v: &mut [f64]| precond.apply(v, 1);
+                let mut m = |v: &mut [f64]| {
+                    let t = Instant::now();
+                    precond.apply(v, 1);
+                    applies.0 += 1;
+                    applies.1 += t.elapsed().as_secs_f64();
+                };
                 if self.params.symmetric && !direct {
                     cg(&mut a, &mut m, b, x, params, &mut self.krylov)
                 } else {

@@ -84,6 +84,49 @@ fn reused_factors_precondition_gmres_on_a_new_matrix() {
 }
 
 #[test]
+fn a_change_of_more_lines_than_the_limit_is_refactored_without_an_attempt() {
+    let p = grid_pattern(7);
+    let v0 = values(&p, 6.0, 0.3);
+    let prm = LinearParams {
+        reuse_iterations: Some(10),
+        ..params(LinearMethod::Direct, false)
+    };
+    let mut s = LinearSolver::new(&p, prm).unwrap();
+    s.factorize(&v0).unwrap();
+    let (cp, ri) = (p.symbolic().col_ptr(), p.symbolic().row_idx());
+    // `rows` rows scaled by 3: a change of rank `rows`
+    let scaled = |rows: usize| -> Vec<f64> {
+        let mut v = v0.clone();
+        for c in 0..p.n() {
+            for k in cp[c]..cp[c + 1] {
+                if ri[k] % 17 == 0 && ri[k] / 17 < rows {
+                    v[k] *= 3.0;
+                }
+            }
+        }
+        v
+    };
+    let b = rhs(p.n(), 1);
+    // 4 rows: within the limit, the old factors are kept
+    let v1 = scaled(4);
+    s.update(&v1).unwrap();
+    let mut x = b.clone();
+    let info = s.solve_in_place(&mut x).unwrap();
+    check(&p, &v1, &x, &b, "old factors, 4 rows changed");
+    assert!(!info.refactored && info.iterations <= 10, "{info:?}");
+    // 30 rows: refactored at once, no Krylov iteration on the old factors
+    let v2 = scaled(30);
+    s.update(&v2).unwrap();
+    let before = s.stats().krylov_iterations;
+    let mut x = b.clone();
+    let info = s.solve_in_place(&mut x).unwrap();
+    check(&p, &v2, &x, &b, "refactored, 30 rows changed");
+    assert!(info.refactored, "{info:?}");
+    assert_eq!(s.stats().krylov_iterations - before, info.iterations);
+    assert_eq!(s.stats().factorizations, 2);
+}
+
+#[test]
 fn symmetric_matrices_take_ldlt_and_reuse_it() {
     let p = grid_pattern(4);
     let val = values(&p, 6.0, 0.0);

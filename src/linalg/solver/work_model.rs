@@ -72,6 +72,11 @@ impl WorkModel {
         self.iteration = 8.0 * (entries as f64 + 2.0 * nnz as f64 + basis) / MEMORY_RATE;
     }
 
+    /// The modelled seconds of a full factorization and of a Krylov iteration.
+    pub fn costs(&self) -> (f64, f64) {
+        (self.factor, self.iteration)
+    }
+
     /// Krylov iterations a solve with old factors may take: `given`, or
     /// `F / I` clamped to 10..=300.
     pub fn reuse_limit(&self, given: Option<usize>) -> usize {
