@@ -331,16 +331,12 @@ impl Pair {
     }
 
     /// Puts point `k` on its drift bound when it drifted below it (see
-    /// [`Constraint::Guarded`]); returns whether it changed. Open points
-    /// too: persistency lets a released point separate at a midpoint rate
-    /// `v_N ≥ 0` while its gap, over a faceted master, still sinks (the
-    /// fine friction blocks, μ = 0.2: a cube node open at 8.8e-4 inside the
-    /// base at t = 0.6); on its bound it is pushed back to `−δ`.
+    /// [`Constraint::Guarded`]); returns whether it changed.
     pub(super) fn guard(&mut self, k: usize) -> bool {
         let bound = self.drift_bound;
         let p = &mut self.points[k];
         let ev = &p.eval;
-        if ev.constraint == Constraint::Rate && p.acts() && p.on_master() && ev.g1 < -bound {
+        if ev.constraint == Constraint::Rate && ev.active() && ev.g1 < -bound {
             p.constraint = Constraint::Guarded { bound };
             log::trace!("slave {k}: on its drift bound (g = {:.3e})", ev.g1);
             return true;

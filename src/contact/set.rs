@@ -302,8 +302,8 @@ impl ContactSet {
 
     /// Once Newton is close to convergence: slaves near contact whose held
     /// face is farther than their closest one move (see
-    /// [`super::narrow::Narrow::settle`]), and persistent points below the
-    /// drift bound, pressed or open, are enforced on their gap
+    /// [`super::narrow::Narrow::settle`]), and pressed persistent points
+    /// below the drift bound are enforced on their gap
     /// ([`super::law::Constraint::Guarded`]). Returns how many changed
     /// (Newton goes on while any did) and how many of them were guarded.
     pub fn settle(&mut self) -> Settled {
