@@ -194,15 +194,15 @@ fn delassus<const D: usize>(
 /// acting wherever its subproblem is well posed. Returns whether the second
 /// pass was left out (the caller then leaves it out for the rest of the
 /// step: its points would otherwise stay violated and Newton would go on).
+/// `r0` is the start (`r` holds it on entry; the retry starts from it).
 fn solve_exact<const D: usize>(
     problem: &LocalProblem,
     second: &[bool],
     name: &str,
-    r: &mut [f64],
+    (r0, r): (&[f64], &mut [f64]),
     u: &mut [f64],
 ) -> Result<(nonsmooth::Info, bool), SolveError> {
     let control = Control::with_tol(SUBPROBLEM_TOL);
-    let r0 = r.to_vec();
     let two_pass = second.iter().any(|&s| s);
     // A well-posed subproblem converges in a few library iterations (2–5
     // warm-started on the validation runs, up to 70 on the golf ball); a
@@ -223,7 +223,7 @@ fn solve_exact<const D: usize>(
         "contact subproblem: {err}; solved again without the {} second-pass points",
         second.iter().filter(|&&s| s).count()
     );
-    let info = solve_without::<D>(problem, second, &r0, name, r, u)?;
+    let info = solve_without::<D>(problem, second, r0, name, r, u)?;
     Ok((info, true))
 }
 
@@ -456,7 +456,7 @@ fn solve_reduced<const D: usize>(
             .map(|c| set.pairs[c.pair].droppable(c.point))
             .collect();
         let r_start = r.to_vec();
-        let (i, dropped) = match solve_exact::<D>(&problem, &second, &name, r, &mut u) {
+        let (i, dropped) = match solve_exact::<D>(&problem, &second, &name, (&r_start, r), &mut u) {
             Err(e) if !e.is_bad_input() => {
                 release_lifted::<D>(set, cands, &problem, &second, &name, (&r_start, r), &mut u)
                     .ok_or(e)

@@ -59,9 +59,6 @@ impl LinearSolver {
                 return Err(LinearSolveError::Numeric("non-finite matrix entry".into()));
             }
             self.op.values[k] = v;
-            if let Some(f) = self.factored_values.get_mut(k) {
-                *f = v;
-            }
         }
         let result = lu.refactor_trailing(sym, &self.op.values, self.params.lu);
         self.stats.trailing_refactorizations += 1;
@@ -72,6 +69,7 @@ impl LinearSolver {
             self.refactor()?;
             return Ok(true);
         }
+        self.trailing_factored();
         self.fresh = true;
         self.pending = false;
         Ok(true)

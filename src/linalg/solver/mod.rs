@@ -166,8 +166,6 @@ pub struct LinearSolver {
     /// comparing them with the current ones ([`change`]).
     factored_values: Vec<f64>,
     change: change::ChangeScratch,
-    /// Factor solves of the last solve: count and seconds (debug log).
-    applies: (usize, f64),
 }
 
 impl LinearSolver {
@@ -196,7 +194,6 @@ impl LinearSolver {
             b: Vec::new(),
             sample: Vec::new(),
             norms: Vec::new(),
-            applies: (0, 0.0),
             factored_values: Vec::new(),
             change: Default::default(),
         };

@@ -72,16 +72,22 @@ impl LinearSolver {
                     return self.refactor().map(|_| true);
                 }
                 self.work.refactored_trailing();
-                if let Some(Precond::Lu { lu, .. }) = &self.precond {
-                    for k in lu.trailing_entries() {
-                        if let Some(f) = self.factored_values.get_mut(k) {
-                            *f = self.op.values[k];
-                        }
-                    }
-                }
+                self.trailing_factored();
             }
         }
         Ok(false)
+    }
+
+    /// After a refactorization of the trailing block: the factors are of
+    /// its current values ([`Self::small_change`] compares against them).
+    pub(super) fn trailing_factored(&mut self) {
+        if let Some(Precond::Lu { lu, .. }) = &self.precond {
+            for k in lu.trailing_entries() {
+                if let Some(f) = self.factored_values.get_mut(k) {
+                    *f = self.op.values[k];
+                }
+            }
+        }
     }
 
     /// Whether the matrix given last differs from the one the factors are
@@ -156,13 +162,11 @@ impl LinearSolver {
                     self.stats.krylov_iterations += info.iterations;
                     self.work.solved(nrhs, info.iterations);
                     log::trace!(
-                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}, modelled {:.3} s, measured {:.3} s ({} factor solves {:.3} s){}",
+                        "linear solve: {nrhs} right-hand side(s), {} Krylov iterations, residual {:.1e}, modelled {:.3} s, measured {:.3} s{}",
                         info.iterations,
                         info.residual,
                         (nrhs + info.iterations) as f64 * self.work.costs().1,
                         t.elapsed().as_secs_f64(),
-                        self.applies.0,
-                        self.applies.1,
                         if refactored { ", refactored" } else if self.fresh { "" } else { ", old factors" }
                     );
                     break Ok(SolveInfo { refactored, ..info });
@@ -223,13 +227,8 @@ impl LinearSolver {
             .as_mut()
             .expect("a preconditioner is built before solving");
         let direct = !matches!(precond, Precond::Jacobi(_));
-        self.applies = (0, 0.0);
-        let applies = &mut self.applies;
         if direct {
-            let t = Instant::now();
             precond.apply(rhs, nrhs);
-            applies.0 += nrhs;
-            applies.1 += t.elapsed().as_secs_f64();
         } else {
             rhs.iter_mut().for_each(|v| *v = 0.0);
         }
@@ -263,12 +262,7 @@ impl LinearSolver {
             let r = {
                 let op = &mut self.op;
                 let mut a = |x: &[f64], y: &mut [f64]| op.apply(x, y);
-                let mut m = |v: &mut [f64]| {
-                    let t = Instant::now();
-                    precond.apply(v, 1);
-                    applies.0 += 1;
-                    applies.1 += t.elapsed().as_secs_f64();
-                };
+                let mut m = |v: &mut [f64]| precond.apply(v, 1);
                 if self.params.symmetric && !direct {
                     cg(&mut a, &mut m, b, x, params, &mut self.krylov)
                 } else {
