@@ -41,9 +41,12 @@ const FACE_TOL: f64 = 1e-5;
 pub struct Settled {
     /// Points that moved face, were put on their drift bound or were lifted.
     pub changed: usize,
-    /// Of them, the points put on their drift bound: their gap is enforced
-    /// only by the next correction, so the iterate cannot be accepted
-    /// before one (it may sit up to the law's tolerance beyond the bound).
+    /// Of them, the points put on their drift bound `−δ` from deeper than
+    /// `−2δ`: their gap is enforced only by the next correction, and
+    /// accepted now (within the law's tolerance of the bound) they could
+    /// stay deeper than the contact tolerance promises (`2δ ≥ tolerance`).
+    /// A point re-guarded at the bound's round-off (persistent on it since
+    /// the last step) needs no correction.
     pub guarded: usize,
 }
 
@@ -324,9 +327,16 @@ impl ContactSet {
             if !p.has_multipliers() {
                 continue;
             }
-            let guards = (0..p.points.len()).filter(|&k| p.guard(k)).count();
-            guarded += guards;
-            changed += guards;
+            // deeper than twice the bound (≥ the contact tolerance) a
+            // guarded point must be corrected before the step is accepted
+            let deep = 2.0 * p.drift_bound;
+            for k in 0..p.points.len() {
+                let g1 = p.points[k].eval.g1;
+                if p.guard(k) {
+                    changed += 1;
+                    guarded += (g1 < -deep) as usize;
+                }
+            }
             if changed > before {
                 log::debug!(
                     "contact: {} point(s) moved to another face or onto their drift bound",
