@@ -11,8 +11,8 @@
 //! 3. converged? — `‖R‖ ≤ tol · scale` (or its round-off floor), the
 //!    step's energy error within its tolerance ([`energy`]) and every
 //!    point meets the contact law to its tolerance; not before a
-//!    correction once a point was put on its drift bound (the law's
-//!    tolerance would let it sit that much beyond the bound);
+//!    correction once a point deeper than twice its drift bound was put
+//!    on it (the law's tolerance would let it stay that deep);
 //! 4. cycling? — a point switching between open and in contact too often
 //!    ([`active`]) or the iteration limit rejects the step (the run cuts
 //!    it back);
@@ -120,8 +120,9 @@ struct Progress {
     restarts: usize,
     /// A point switched between open and in contact since the last correction.
     switched: bool,
-    /// A point was put on its drift bound since the last correction: the
-    /// iterate is not accepted before a correction enforces it.
+    /// A point deeper than twice its drift bound was put on it since the
+    /// last correction ([`crate::contact::set::Settled`]): the iterate is
+    /// not accepted before a correction enforces it.
     guarded: bool,
     /// How the current correction's iterate is evaluated.
     opts: EvalOptions,
