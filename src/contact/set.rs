@@ -305,11 +305,12 @@ impl ContactSet {
 
     /// Once Newton is close to convergence: slaves near contact whose held
     /// face is farther than their closest one move (see
-    /// [`super::narrow::Narrow::settle`]), and pressed persistent points
-    /// below the drift bound are enforced on their gap
-    /// ([`super::law::Constraint::Guarded`]). Returns how many changed
-    /// (Newton goes on while any did) and how many of them were guarded.
-    pub fn settle(&mut self) -> Settled {
+    /// [`super::narrow::Narrow::settle`]), and persistent points below the
+    /// drift bound are enforced on their gap
+    /// ([`super::law::Constraint::Guarded`]): pressed ones always, open ones
+    /// once Newton has `converged`. Returns how many changed (Newton goes on
+    /// while any did) and how many of them were guarded.
+    pub fn settle(&mut self, converged: bool) -> Settled {
         let mut changed = 0;
         let mut guarded = 0;
         for p in &mut self.pairs {
@@ -332,7 +333,7 @@ impl ContactSet {
             let deep = 2.0 * p.drift_bound;
             for k in 0..p.points.len() {
                 let g1 = p.points[k].eval.g1;
-                if p.guard(k) {
+                if p.guard(k, converged) {
                     changed += 1;
                     guarded += (g1 < -deep) as usize;
                 }

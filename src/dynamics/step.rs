@@ -180,10 +180,10 @@ pub fn end_velocities(
 pub fn contact_statistics(contacts: &ContactSet, dt: f64, report: &mut StepReport) {
     for pt in contacts.points() {
         let ev = pt.eval;
-        // the depth of either surface in the other: a measuring pass's
-        // points carry no force, their depth counts wherever they are
-        // over the slave surface
-        if ev.active() || (!pt.enforced && !ev.beside && ev.g1 < 0.0) {
+        // the depth of either surface in the other, wherever a point is
+        // over the other surface: pressed, open or of a measuring pass
+        // (which carries no force)
+        if ev.active() || (!ev.beside && ev.g1 < 0.0) {
             report.max_penetration = report.max_penetration.max(-ev.g1);
             report.max_penetration_h = report.max_penetration_h.max(-ev.g1 / pt.h);
         }

@@ -7,6 +7,7 @@ mod dropped_second_pass_lets_node_through_ring;
 mod fclib_triangle_stored_mass;
 mod golf_ball_guarded_point_accepted_beyond_its_bound;
 mod lifted_point_cycles_a_sliding_first_contact;
+mod open_persistent_point_sinks_below_its_drift_bound;
 mod lifted_second_pass_cycles_with_first_pass;
 mod ring_ledgers;
 mod saddle_ring_keeps_a_separating_force;

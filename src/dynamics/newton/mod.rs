@@ -261,7 +261,7 @@ fn settle<P: StepProblem>(
     if !(close || converged) {
         return Ok(false);
     }
-    let settled = pb.parts().0.settle();
+    let settled = pb.parts().0.settle(converged);
     if settled.changed == 0 {
         return Ok(false);
     }
