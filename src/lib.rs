@@ -5,6 +5,10 @@
 //! gap `g ≥ 0` separated, `g < 0` penetrated; contact pressure `p_N ≥ 0`;
 //! per-contact local vectors ordered `[normal, tangent1, tangent2]`.
 
+// Module docs link private items on purpose: they are the map of the code for
+// its engineers, who read `cargo doc --document-private-items`, where they resolve.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod cli;
 pub mod contact;
 pub mod curve;

@@ -3,7 +3,7 @@
 //! `dynamics` is the integrator (one step: Newton, contact, velocity update);
 //! this module is everything around it: the step control (cut-backs and
 //! adaptive growth, [`control`]), the output files ([`record`]), checkpoints
-//! and restarts ([`checkpoint`]), and stopping cleanly on SIGINT/SIGTERM
+//! and restarts ([`mod@checkpoint`]), and stopping cleanly on SIGINT/SIGTERM
 //! (the caller's `stop` flag, checked between steps).
 
 pub mod balance;

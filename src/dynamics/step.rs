@@ -86,7 +86,7 @@ pub struct StepReport {
     /// Numeric factorizations of the Newton matrix in the step.
     pub factorizations: usize,
     /// Chord iterations: corrections that refactored the contact block of
-    /// the Newton matrix alone ([`super::chord`]).
+    /// the Newton matrix alone ([`super::newton::chord`]).
     pub chord_iterations: usize,
     /// Velocity changes beyond the step's forces: the prescribed end
     /// velocities and the velocity update's impulses through supports and
@@ -219,7 +219,7 @@ pub struct Stepper<const D: usize> {
     pub timing: StepTiming,
     /// The Newton matrix; with contact multipliers also the contact
     /// tangent of the last evaluation and the inertia + element tangent of
-    /// the last full assembly ([`super::chord`]).
+    /// the last full assembly ([`super::newton::chord`]).
     pub(super) k: Vec<f64>,
     pub(super) kc: Vec<f64>,
     pub(super) ks: Vec<f64>,
@@ -415,7 +415,7 @@ impl<const D: usize> Stepper<D> {
     }
 
     /// The Newton matrix on a new pattern (the contact tangent and `K_s`
-    /// follow at the next evaluation with contact, [`super::chord`]).
+    /// follow at the next evaluation with contact, [`super::newton::chord`]).
     pub(super) fn resize_matrices(&mut self) {
         self.k.clear();
         self.k.resize(self.sys.pattern.nnz(), 0.0);

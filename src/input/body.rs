@@ -1,5 +1,5 @@
 //! `[[body]]`: one body's material, group, mass kind and initial motion,
-//! checked value by value (the second stage of [`super::load`]).
+//! checked value by value (the second stage of [`fn@super::load`]).
 
 use super::raw::*;
 use super::{missing_group, Ctx, InputError};

@@ -52,7 +52,7 @@
 //!   step let a pressure do positive work. An augmented-Lagrangian point
 //!   converges with `Δt|v_N| ≤ tol`, not 0, and an unloading one ends slightly
 //!   separating. A point whose drifted gap is pushed back out
-//!   ([`crate::contact::law::guarded_law`]) separates by design. The root of
+//!   ([`crate::contact::law::Constraint::Guarded`]) separates by design. The root of
 //!   least magnitude is taken if it is at least `κ_min`.
 //!
 //! # Points without a root

@@ -83,7 +83,7 @@ pub enum Target {
 }
 
 impl Intrusion {
-    /// "inside body \"b\"" or "behind the rigid plane of contact[k]".
+    /// "inside body \"b\"" or "behind the rigid plane of `contact[k]`".
     pub fn behind(&self) -> String {
         match &self.into {
             Target::Body(b) if *b == self.body => {

@@ -7,7 +7,7 @@
 //! kept because its stopping rule is the true residual (faer's is the
 //! recurrence's, which drifts from it at the 1e-12 targets of the
 //! contract) and because it shares the closures, Params / Info / Error and
-//! scratch of [`crate::linalg::krylov::gmres`].
+//! scratch of [`mod@crate::linalg::krylov::gmres`].
 
 use crate::linalg::krylov::params::{KrylovError, KrylovInfo, KrylovParams, KrylovWork};
 use crate::linalg::krylov::vector::{axpy, dot, norm, residual};

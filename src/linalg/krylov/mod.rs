@@ -1,5 +1,5 @@
 //! Krylov solvers with a preconditioner, stopped on the true residual:
-//! [`gmres`] for any nonsingular `A`, [`cg`] for symmetric positive
+//! [`fn@gmres`] for any nonsingular `A`, [`fn@cg`] for symmetric positive
 //! definite `A` and `M`; and the node-block Jacobi preconditioner of the
 //! iterative path ([`jacobi`]).
 //!

@@ -1,6 +1,6 @@
 //! `LinearSolver`: the one type the time stepper solves its linear systems
 //! with. It owns a copy of the matrix, chooses a direct or an iterative
-//! method ([`plan`]), keeps the symbolic analysis while the pattern stays,
+//! method ([`mod@plan`]), keeps the symbolic analysis while the pattern stays,
 //! decides when to refactor ([`work_model`]), and measures every solution
 //! by its true residual ([`solve`]).
 //!
