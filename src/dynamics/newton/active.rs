@@ -74,6 +74,15 @@ impl ActiveSet {
             let active = pt.enforced && pt.eval.active();
             if self.started && active != self.last[i] {
                 self.flips[i] = self.flips[i].saturating_add(1);
+                log::trace!(
+                    "active set: pass {} node {} {} (flip {}): p_N {:.3e}, g {:.3e}",
+                    pt.pass,
+                    pt.node,
+                    if active { "closes" } else { "opens" },
+                    self.flips[i],
+                    pt.eval.p,
+                    pt.eval.g1
+                );
                 self.changed += 1;
                 self.most = self.most.max(self.flips[i]);
                 if self.flips[i] >= max_flips && found.is_none() {
