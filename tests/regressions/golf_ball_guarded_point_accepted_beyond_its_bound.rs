@@ -16,12 +16,8 @@ use crate::common::run;
 
 #[test]
 fn golf_ball_mu05_keeps_a_guarded_point_on_its_drift_bound() {
-    let f = Fixture::file("validation/golf_ball/mu05.toml")
-        .set("time.end", 0.075);
+    let f = Fixture::file("validation/golf_ball/mu05.toml").set("time.end", 0.075);
     let r = run::run(&f.text());
-    println!(
-        "penetration {:.3e} h",
-        max(&r.history, "max_penetration_h")
-    );
+    println!("penetration {:.3e} h", max(&r.history, "max_penetration_h"));
     assert_exact_penetration(&r.history);
 }

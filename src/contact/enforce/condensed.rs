@@ -456,18 +456,19 @@ fn solve_reduced<const D: usize>(
             .map(|c| set.pairs[c.pair].droppable(c.point))
             .collect();
         let r_start = r.to_vec();
-        let (i, dropped) = match solve_exact::<D>(&problem, &second, &name, (&r_start, r), &mut u) {
-            Err(e) if !e.is_bad_input() => {
-                release_lifted::<D>(set, cands, &problem, &second, &name, (&r_start, r), &mut u)
-                    .ok_or(e)
-                    .and_then(|res| res)
+        let (i, dropped) =
+            match solve_exact::<D>(&problem, &second, &name, (&r_start, r), &mut u) {
+                Err(e) if !e.is_bad_input() => {
+                    release_lifted::<D>(set, cands, &problem, &second, &name, (&r_start, r), &mut u)
+                        .ok_or(e)
+                        .and_then(|res| res)
+                }
+                res => res,
             }
-            res => res,
-        }
-        .map_err(|source| EnforceError::Solver {
-            contacts: cands.len(),
-            source,
-        })?;
+            .map_err(|source| EnforceError::Solver {
+                contacts: cands.len(),
+                source,
+            })?;
         if dropped {
             for (c, _) in cands.iter().zip(&second).filter(|(_, &s)| s) {
                 set.pairs[c.pair].points[c.point].role = Role::Shadowed;
