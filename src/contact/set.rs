@@ -91,6 +91,9 @@ pub struct PointView<'a> {
     pub pass: u8,
     /// The pair acts (not a measuring second pass).
     pub enforced: bool,
+    /// The point carries a multiplier at this iterate (not shadowed,
+    /// [`super::second_pass`]).
+    pub acts: bool,
     /// Index of the point in its pair and its slave node.
     pub point: usize,
     pub node: usize,
@@ -398,6 +401,7 @@ impl ContactSet {
                 input: p.input,
                 pass: p.pass,
                 enforced: p.enforced,
+                acts: s.acts(),
                 point: k,
                 node: p.surface.slaves[k],
                 h: p.surface.h,

@@ -12,8 +12,12 @@
 //! iterates of one step (Newton corrections and contact restarts alike); a
 //! point that flipped [`MAX_FLIPS`] times is going back and forth, and the
 //! step is rejected as [`super::StepError::ActiveSetCycling`], which the
-//! run cuts back. A converged iterate is never rejected.
+//! run cuts back. A converged iterate is never rejected. Flips in the
+//! [`ROLE_RECORDS`] iterates after a change of the contact points' roles
+//! (the second pass's shadow and lift rules) answer a change of the
+//! constraints, not a cycle, and are not counted.
 
+use super::policy::NewtonPolicy;
 use crate::contact::ContactSet;
 
 /// Flips of one point's state (open ↔ active) within one step after which
@@ -30,6 +34,19 @@ use crate::contact::ContactSet;
 /// rejected after 7 and 11 iterations instead.
 pub const MAX_FLIPS: u8 = 5;
 
+/// Iterates after a change of roles whose flips are not counted: a role
+/// change (a second-pass point shadowed or lifted, a first-pass point it
+/// repeats shadowed, the second pass left out,
+/// [`crate::contact::second_pass`]) changes the constraints themselves,
+/// and the points around it open or close in answer over the next two
+/// iterates (the iterate it is evaluated at, and the next correction's).
+/// Counted, they rejected the 16²×12 scaling model's first contact at
+/// Newton 12, three iterations before it converged (decision record
+/// `lifted-second-pass-first-contact.md`, 2026-11-29). Roles change at
+/// most a few times in a step, so the iteration limit still ends a step
+/// that does not converge.
+pub const ROLE_RECORDS: u8 = 2;
+
 /// A point that flipped [`MAX_FLIPS`] times: its pair (index in the
 /// contact set) and slave index in it, and the flips.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,6 +61,11 @@ pub struct Cycling {
 #[derive(Debug, Default)]
 pub struct ActiveSet {
     last: Vec<bool>,
+    /// Whether the point carried a multiplier at the last iterate (its
+    /// role: not shadowed, [`crate::contact::second_pass`]).
+    acts: Vec<bool>,
+    /// Records left whose flips follow a change of roles (not counted).
+    after_roles: u8,
     flips: Vec<u8>,
     started: bool,
     /// Most flips of any point so far.
@@ -58,6 +80,8 @@ impl ActiveSet {
         let n = c.points().count();
         ActiveSet {
             last: vec![false; n],
+            acts: vec![true; n],
+            after_roles: 0,
             flips: vec![0; n],
             started: false,
             most: 0,
@@ -67,12 +91,31 @@ impl ActiveSet {
 
     /// Records the states of the iterate just evaluated; returns the first
     /// point that has now flipped `max_flips` times.
-    pub fn record(&mut self, c: &ContactSet, max_flips: u8) -> Option<Cycling> {
+    pub fn record(&mut self, c: &ContactSet, policy: &NewtonPolicy) -> Option<Cycling> {
+        let max_flips = policy.max_flips;
         let mut found = None;
         self.changed = 0;
+        let mut roles = false;
+        for (i, pt) in c.points().enumerate() {
+            roles |= pt.acts != self.acts[i];
+            self.acts[i] = pt.acts;
+        }
+        if self.started && roles {
+            self.after_roles = policy.role_records;
+        }
+        let counted = self.after_roles == 0;
+        self.after_roles = self.after_roles.saturating_sub(1);
         for (i, pt) in c.points().enumerate() {
             let active = pt.enforced && pt.eval.active();
-            if self.started && active != self.last[i] {
+            if self.started && active != self.last[i] && !counted {
+                self.changed += 1;
+                log::trace!(
+                    "active set: pass {} node {} {} after a change of roles",
+                    pt.pass,
+                    pt.node,
+                    if active { "closes" } else { "opens" }
+                );
+            } else if self.started && active != self.last[i] {
                 self.flips[i] = self.flips[i].saturating_add(1);
                 log::trace!(
                     "active set: pass {} node {} {} (flip {}): p_N {:.3e}, g {:.3e}",

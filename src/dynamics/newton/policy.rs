@@ -3,7 +3,7 @@
 //! `docs/decisions/newton-policy.md`; the values are the defaults, and a
 //! stepper's `policy` field may be changed (the tests sweep it).
 
-use super::active::MAX_FLIPS;
+use super::active::{MAX_FLIPS, ROLE_RECORDS};
 use crate::contact::enforce::saddle::SaddleParams;
 
 /// The Newton policy (module docs).
@@ -47,6 +47,9 @@ pub struct NewtonPolicy {
     /// in one step is cycling: the step is rejected and cut back
     /// ([`super::active`]).
     pub max_flips: u8,
+    /// Flips in this many iterates after a change of the points' roles are
+    /// not counted ([`super::active::ROLE_RECORDS`]).
+    pub role_records: u8,
     /// Newton stops only where, besides the residual tolerance, the step's
     /// energy error `R · (x₁ − x₀)` (the discrete energy identity is exact
     /// but for it) is at most this fraction of the step's energy
@@ -122,6 +125,7 @@ impl Default for NewtonPolicy {
             full_solve_flips: 1,
             geometric_residual: 1e-2,
             max_flips: MAX_FLIPS,
+            role_records: ROLE_RECORDS,
             energy: 1e-12,
             chord: ChordPolicy::default(),
             saddle_min_points: 400,
