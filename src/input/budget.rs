@@ -214,7 +214,8 @@ mod tests {
 pub struct ContactStepParams {
     /// Flops per second of one factorization, one thread: 44²×6's
     /// augmented LU (2.27e11 flops) took 13.8 s per factorization
-    /// (827 s for 60); 16²×4's coupled LU (1.5e9) 0.15 s.
+    /// (827 s for 60). Smaller LUs run slower: 16²×4's coupled LU
+    /// (1.5e9 flops) took 0.15 s, 1.0e10 flops/s.
     pub factor_rate: f64,
     /// Saddle path: a contact step costs this many factorizations of the
     /// augmented system, low and high, counting with the factorizations
@@ -225,9 +226,9 @@ pub struct ContactStepParams {
     /// cost twice 67 (112 factorizations).
     pub factorizations: [f64; 2],
     /// Condensed path: Newton iterations of a contact step, low and high
-    /// (5 for 16²×4; the friction blocks' first contacts about 10). Each
-    /// factors, builds `W` (one solve per contact unknown) and runs the
-    /// subproblem.
+    /// (5 for 16²×4's first contact; the 18,546-dof friction blocks' took
+    /// 16, most of them cheap: the range is high there). Each factors,
+    /// builds `W` (one solve per contact unknown) and runs the subproblem.
     pub newton: [f64; 2],
     /// Condensed path: bytes of factors per second a solve of `W`'s block
     /// of right-hand sides reads: 16²×4 solved 4,260 with 35 MB of
