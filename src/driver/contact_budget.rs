@@ -58,7 +58,8 @@ use crate::contact::ContactSet;
 use crate::dynamics::policy::NewtonPolicy;
 use crate::linalg::ordering::OrderConstraints;
 use crate::linalg::{
-    BlockPattern, FillOrdering, LinearMethod, LinearParams, LinearPlan, SymbolicFactor,
+    BlockPattern, FactorSize, FillOrdering, LinearMethod, LinearParams, LinearPlan,
+    SymbolicFactor,
 };
 use crate::mesh::Element;
 use crate::model::{ContactSystem, Model};
@@ -77,6 +78,10 @@ pub struct ContactBudget {
     /// Bytes of the augmented LU factors (saddle path) or of the bodies'
     /// LU with the contact couplings (condensed path).
     pub factor_bytes: f64,
+    /// LU flops of one factorization of those factors (0 on the iterative
+    /// path), and of the bodies' own LU without contact.
+    pub factor_flops: f64,
+    pub bodies_flops: f64,
     /// Bytes contact adds to the bodies' run.
     pub bytes: f64,
 }
@@ -146,62 +151,66 @@ pub fn contact_budget(model: &Model, plan: &LinearPlan) -> Result<Option<Contact
             method,
             unknowns,
             factor_bytes: 0.0,
+            factor_flops: 0.0,
+            bodies_flops: 0.0,
             bytes,
         }));
     }
-    let own = lu_bytes(&free, ordering, &[])?;
-    let (factor_bytes, bytes) = match method {
+    let own = lu_size(&free, ordering, &[])?;
+    let (factors, bytes) = match method {
         Method::Condensed => {
-            let f = lu_bytes(&coupled, ordering, &[])?;
-            (
-                f,
-                condensed_bytes(unknowns, coupled.n()) + (f - own).max(0.0),
-            )
+            let f = lu_size(&coupled, ordering, &[])?;
+            let grown = (f.lu_bytes() - own.lu_bytes()).max(0.0);
+            (f, condensed_bytes(unknowns, coupled.n()) + grown)
         }
         Method::Saddle => {
             let (f, nnz) = saddle_factors(&coupled, &reach, ordering)?;
+            let grown = (f.lu_bytes() - own.lu_bytes()).max(0.0);
             // the augmented values and indices, in the saddle system and the solver
-            (f, (f - own).max(0.0) + 2.0 * 16.0 * nnz as f64)
+            (f, grown + 2.0 * 16.0 * nnz as f64)
         }
     };
+    let factor_bytes = factors.lu_bytes();
     Ok(Some(ContactBudget {
         points,
         slaves,
         method,
         unknowns,
         factor_bytes,
+        factor_flops: factors.lu_flops,
+        bodies_flops: own.lu_flops,
         bytes,
     }))
 }
 
-/// Bytes of the LU factors of `pattern` with the pseudo-nodes `anchored`
-/// (the solver's symbolic analysis).
-fn lu_bytes(
+/// The size (bytes, flops) of the LU factors of `pattern` with the
+/// pseudo-nodes `anchored` (the solver's symbolic analysis).
+fn lu_size(
     pattern: &BlockPattern,
     ordering: FillOrdering,
     anchored: &[(usize, usize)],
-) -> Result<f64, String> {
+) -> Result<FactorSize, String> {
     let c = OrderConstraints {
         last: &[],
         anchored,
     };
     let f =
         SymbolicFactor::with_constraints(pattern, ordering, None, c).map_err(|e| e.to_string())?;
-    Ok(f.size().lu_bytes())
+    Ok(f.size())
 }
 
-/// The augmented LU's bytes and the augmented pattern's entries: one
+/// The augmented LU's size and the augmented pattern's entries: one
 /// pseudo-node per point of `reach` on the bodies' pattern with the contact
 /// couplings, as the saddle path builds it ([`augmented_pattern`]).
 fn saddle_factors(
     coupled: &BlockPattern,
     reach: &Reach,
     ordering: FillOrdering,
-) -> Result<(f64, usize), String> {
+) -> Result<(FactorSize, usize), String> {
     let lists: Vec<&[usize]> = reach.iter().map(|(_, _, l)| l.as_slice()).collect();
     let aug = augmented_pattern(coupled, &lists);
     let anchored = anchors(coupled.n_nodes(), &lists);
-    Ok((lu_bytes(&aug, ordering, &anchored)?, aug.nnz()))
+    Ok((lu_size(&aug, ordering, &anchored)?, aug.nnz()))
 }
 
 /// Bytes the saddle path adds on the iterative path: the augmented

@@ -104,6 +104,7 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
     let extra = contact.as_ref().map_or(0.0, |c| c.bytes);
     let need = bodies + extra;
     let have = budget::machine_bytes();
+    let free = budget::seconds_per_step(model.dim, size, model.solver.linear);
     p.info.push(format!(
         "estimated memory {}{} (this machine has {}); rough time per step {:.2e} s (one core, ten Newton iterations)",
         budget::human(need),
@@ -112,7 +113,7 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
             None => String::new(),
         },
         have.map_or("an unknown amount".into(), budget::human),
-        budget::seconds_per_step(model.dim, size, model.solver.linear)
+        free
     ));
     let iterative = plan.method == crate::linalg::LinearMethod::Iterative;
     p.info.push(format!(
@@ -131,6 +132,9 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
     ));
     if let Some(c) = &contact {
         p.info.push(contact_line(c, iterative));
+        if let Some(line) = contact_time_line(c, iterative, free) {
+            p.info.push(line);
+        }
         if iterative && c.method == Method::Condensed {
             p.warnings.push(format!(
                 "{file}: solver.contact_system: \"condensed\" with [solver] linear on the iterative path builds W with one GMRES solve per contact unknown ({} of them) at every contact Newton iteration; set [solver] contact_system = \"saddle\" (or \"auto\", which takes it on the iterative path), or linear = \"direct\" if the factors fit",
@@ -151,6 +155,56 @@ fn memory(model: &Model, size: Size, file: &str, p: &mut Preflight) -> Result<()
         }
     }
     Ok(())
+}
+
+/// `contact step ≈ …`: the rough CPU of a contact step
+/// ([`budget::contact_step_seconds`]) on the direct path (`None` on the
+/// iterative path: no factors to count).
+fn contact_time_line(c: &ContactBudget, iterative: bool, free: f64) -> Option<String> {
+    if iterative || c.factor_flops <= 0.0 {
+        return None;
+    }
+    let size = budget::ContactStepSize {
+        saddle: c.method == Method::Saddle,
+        unknowns: c.unknowns,
+        factor_flops: c.factor_flops,
+        factor_bytes: c.factor_bytes,
+    };
+    let params = budget::ContactStepParams::default();
+    let [low, high] = budget::contact_step_seconds(size, free, &params);
+    Some(format!(
+        "contact step ≈ {}–{} s, a rough range (one core; {} LU {:.2e} flops, {:.1}× the bodies'); a first-contact step that is cut back costs about {:.0}× ({}–{} s)",
+        seconds(low),
+        seconds(high),
+        match c.method {
+            Method::Saddle => "augmented",
+            Method::Condensed => "coupled",
+        },
+        c.factor_flops,
+        c.factor_flops / c.bodies_flops.max(1.0),
+        params.cut_back,
+        seconds(params.cut_back * low),
+        seconds(params.cut_back * high)
+    ))
+}
+
+/// Seconds to two significant figures, thousands grouped (`2,700`).
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        return format!("{s:.2}");
+    }
+    let digits = s.log10().floor() as i32;
+    let unit = 10f64.powi((digits - 1).max(0));
+    let r = ((s / unit).round() * unit) as u64;
+    let text = r.to_string();
+    let mut out = String::new();
+    for (i, ch) in text.chars().enumerate() {
+        if i > 0 && (text.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// `contact memory …`: the points, the path, its bytes.

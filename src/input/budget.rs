@@ -206,3 +206,86 @@ mod tests {
         assert_eq!(human(1.5e9), "1.5 GB");
     }
 }
+
+/// Constants of [`contact_step_seconds`], calibrated on first-contact
+/// steps of the scaling family and the friction blocks, one thread
+/// (docs/decisions/contact-time-estimate.md has the table).
+#[derive(Debug, Clone, Copy)]
+pub struct ContactStepParams {
+    /// Flops per second of one factorization, one thread: 44²×6's
+    /// augmented LU (2.27e11 flops) took 13.8 s per factorization
+    /// (827 s for 60). Smaller LUs run slower: 16²×4's coupled LU
+    /// (1.5e9 flops) took 0.15 s, 1.0e10 flops/s.
+    pub factor_rate: f64,
+    /// Saddle path: a contact step costs this many factorizations of the
+    /// augmented system, low and high, counting with the factorizations
+    /// themselves (10–20 in first contacts not cut back) the solves, the
+    /// assembly and the subproblem, which cost about as much again: uncut
+    /// first contacts of 16²×4 to 32²×4 measured 25–35. The high end
+    /// leaves room for harder steps: 64²×4's first contact, cut back,
+    /// cost twice 67 (112 factorizations).
+    pub factorizations: [f64; 2],
+    /// Condensed path: Newton iterations of a contact step, low and high
+    /// (5 for 16²×4's first contact; the 18,546-dof friction blocks' took
+    /// 16, most of them cheap: the range is high there). Each factors,
+    /// builds `W` (one solve per contact unknown) and runs the subproblem.
+    pub newton: [f64; 2],
+    /// Condensed path: bytes of factors per second a solve of `W`'s block
+    /// of right-hand sides reads: 16²×4 solved 4,260 with 35 MB of
+    /// factors in 6.4 s.
+    pub solve_rate: f64,
+    /// Condensed path: inner iterations of the dense subproblem per Newton
+    /// iteration, each a dense LU of `2/3 m³` flops (16²×4: 48 in 5).
+    pub inner: f64,
+    /// A first-contact step that is cut back (the attempt at Δt that fails
+    /// and its halves) costs about this many uncut steps: 44²×6 measured
+    /// 960 s against about 450 s uncut.
+    pub cut_back: f64,
+}
+
+impl Default for ContactStepParams {
+    fn default() -> Self {
+        ContactStepParams {
+            factor_rate: 1.6e10,
+            factorizations: [25.0, 70.0],
+            newton: [5.0, 10.0],
+            solve_rate: 23e9,
+            inner: 10.0,
+            cut_back: 2.0,
+        }
+    }
+}
+
+/// What [`contact_step_seconds`] needs from the contact budget.
+#[derive(Debug, Clone, Copy)]
+pub struct ContactStepSize {
+    /// Whether the run takes the saddle path.
+    pub saddle: bool,
+    /// Unknowns of the condensed problem (`D·P`).
+    pub unknowns: usize,
+    /// LU flops of one factorization with contact (the augmented system on
+    /// the saddle path, the bodies' with the contact couplings on the
+    /// condensed) and the bytes of its factors.
+    pub factor_flops: f64,
+    pub factor_bytes: f64,
+}
+
+/// Rough CPU of a contact step not cut back, on one core (seconds), low
+/// and high: on the saddle path `factorizations × flops / rate`; on the
+/// condensed path per Newton iteration a factorization, one solve per
+/// contact unknown (`W`) and the dense subproblem's LUs (`2/3 m³` each).
+/// `free` is the free step's figure, the floor.
+pub fn contact_step_seconds(c: ContactStepSize, free: f64, p: &ContactStepParams) -> [f64; 2] {
+    let factor = c.factor_flops / p.factor_rate;
+    let per = |k: usize| -> f64 {
+        if c.saddle {
+            p.factorizations[k] * factor
+        } else {
+            let m = c.unknowns as f64;
+            let w = m * c.factor_bytes / p.solve_rate;
+            let dense = p.inner * 2.0 / 3.0 * m * m * m / p.factor_rate;
+            p.newton[k] * (factor + w + dense)
+        }
+    };
+    [per(0).max(free), per(1).max(free)]
+}

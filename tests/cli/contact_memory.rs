@@ -140,3 +140,55 @@ fn a_memory_limit_that_is_not_a_size_is_refused_by_name() {
         assert!(!d.path().join("out/history.csv").exists(), "{cmd} ran");
     }
 }
+
+/// A number as `check` prints it: `6.64e-1`, `2,700`.
+fn number(word: &str) -> f64 {
+    word.replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("a number: {word:?}"))
+}
+
+/// The free step's seconds and the contact step's range from `check`'s
+/// `rough time per step X s` and `contact step ≈ LOW–HIGH s` lines.
+fn step_times(out: &str) -> (f64, [f64; 2]) {
+    let after = |key: &str| {
+        out.split(key)
+            .nth(1)
+            .unwrap_or_else(|| panic!("{key:?} in {out}"))
+            .trim_start()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let free = number(&after("rough time per step"));
+    let range = after("contact step ≈");
+    let (low, high) = range.split_once('–').unwrap_or_else(|| panic!("a range: {range}"));
+    (free, [number(low), number(high)])
+}
+
+#[test]
+fn check_prints_a_contact_step_time_above_the_free_step() {
+    // the condensed path (auto: 370 points) builds W, one solve per contact
+    // unknown, and the saddle path factors the augmented system about 25
+    // times a step: either costs several free steps
+    for (system, lu) in [("auto", "coupled LU"), ("saddle", "augmented LU")] {
+        let (o, _d) = emcontact(&["check"], &blocks(system), None);
+        let out = printed(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        let (free, [low, high]) = step_times(&out);
+        assert!(free > 0.0 && high > low, "{system}: {out}");
+        assert!(low >= 5.0 * free, "{system}: {out}");
+        for words in [lu, "a rough range", "cut back costs about 2×"] {
+            assert!(out.contains(words), "{system}: {words:?} in {out}");
+        }
+    }
+    // the same bodies without the contact pair: no contact-step line
+    let text = blocks("saddle");
+    let free = &text[..text.find("[[contact]]").expect("a contact table")];
+    let (o, _d) = emcontact(&["check"], free, None);
+    let out = printed(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("rough time per step"), "{out}");
+    assert!(!out.contains("contact step"), "{out}");
+}
