@@ -58,8 +58,7 @@ use crate::contact::ContactSet;
 use crate::dynamics::policy::NewtonPolicy;
 use crate::linalg::ordering::OrderConstraints;
 use crate::linalg::{
-    BlockPattern, FactorSize, FillOrdering, LinearMethod, LinearParams, LinearPlan,
-    SymbolicFactor,
+    BlockPattern, FactorSize, FillOrdering, LinearMethod, LinearParams, LinearPlan, SymbolicFactor,
 };
 use crate::mesh::Element;
 use crate::model::{ContactSystem, Model};

@@ -163,7 +163,9 @@ fn step_times(out: &str) -> (f64, [f64; 2]) {
     };
     let free = number(&after("rough time per step"));
     let range = after("contact step ≈");
-    let (low, high) = range.split_once('–').unwrap_or_else(|| panic!("a range: {range}"));
+    let (low, high) = range
+        .split_once('–')
+        .unwrap_or_else(|| panic!("a range: {range}"));
     (free, [number(low), number(high)])
 }
 

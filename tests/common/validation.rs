@@ -168,10 +168,15 @@ pub fn contact_scaling(args: &[&str]) -> String {
 /// gravity in one step of 0.05 (`make.py n 4 --gap 0.03 --gravity 10
 /// --end 0.05 --system saddle`), with `extra` options (e.g. `--vel`).
 pub fn first_contact(n: usize, extra: &[&str]) -> String {
-    let n = n.to_string();
+    first_contact_of(n, 4, extra)
+}
+
+/// [`first_contact`] with `layers` element layers in each body.
+pub fn first_contact_of(n: usize, layers: usize, extra: &[&str]) -> String {
+    let (n, layers) = (n.to_string(), layers.to_string());
     let mut args = vec![
         n.as_str(),
-        "4",
+        layers.as_str(),
         "--gap",
         "0.03",
         "--gravity",

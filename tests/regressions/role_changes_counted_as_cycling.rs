@@ -15,21 +15,9 @@
 //! exact enforcement's tolerance and no node of either body inside the
 //! other (the run's own check); the Coulomb law point by point.
 
-use crate::common::validation::{assert_first_contact_holds, contact_scaling};
+use crate::common::validation::{assert_first_contact_holds, first_contact_of};
 
 #[test]
 fn role_changes_of_the_second_pass_do_not_count_as_cycling() {
-    let text = contact_scaling(&[
-        "16",
-        "12",
-        "--gap",
-        "0.03",
-        "--gravity",
-        "10",
-        "--end",
-        "0.05",
-        "--system",
-        "saddle",
-    ]);
-    assert_first_contact_holds("16²×12", &text);
+    assert_first_contact_holds("16²×12", &first_contact_of(16, 12, &[]));
 }
