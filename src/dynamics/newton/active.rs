@@ -14,8 +14,10 @@
 //! step is rejected as [`super::StepError::ActiveSetCycling`], which the
 //! run cuts back. A converged iterate is never rejected. Flips in the
 //! [`ROLE_RECORDS`] iterates after a change of the contact points' roles
-//! (the second pass's shadow and lift rules) answer a change of the
-//! constraints, not a cycle, and are not counted.
+//! (the second pass's shadow and lift rules) made close to a solution
+//! answer a change of the constraints, not a cycle, and are not counted;
+//! far from it (a second pass left out at Newton 2) they are the
+//! iteration's own, and counted.
 
 use super::policy::NewtonPolicy;
 use crate::contact::ContactSet;
@@ -42,9 +44,13 @@ pub const MAX_FLIPS: u8 = 5;
 /// iterates (the iterate it is evaluated at, and the next correction's).
 /// Counted, they rejected the 16²×12 scaling model's first contact at
 /// Newton 12, three iterations before it converged (decision record
-/// `lifted-second-pass-first-contact.md`, 2026-11-29). Roles change at
-/// most a few times in a step, so the iteration limit still ends a step
-/// that does not converge.
+/// `active-set-ping-pong.md`, 2026-11-29). Only changes made at an iterate
+/// close to a solution (within the settle residual) open the window: the
+/// 44²×6 landing leaves its second pass out at Newton 2 (relative
+/// residual 0.16) and then diverges, and not counting the flips after that
+/// let the attempt run on past Newton 6 instead of being cut back at 5.
+/// Roles change at most a few times in a step, so the iteration limit
+/// still ends a step that does not converge.
 pub const ROLE_RECORDS: u8 = 2;
 
 /// A point that flipped [`MAX_FLIPS`] times: its pair (index in the
@@ -91,7 +97,9 @@ impl ActiveSet {
 
     /// Records the states of the iterate just evaluated; returns the first
     /// point that has now flipped `max_flips` times.
-    pub fn record(&mut self, c: &ContactSet, policy: &NewtonPolicy) -> Option<Cycling> {
+    /// `near`: the iterate the roles may have changed at (the one corrected,
+    /// or the one settled) was within [`NewtonPolicy::settle_residual`].
+    pub fn record(&mut self, c: &ContactSet, policy: &NewtonPolicy, near: bool) -> Option<Cycling> {
         let max_flips = policy.max_flips;
         let mut found = None;
         self.changed = 0;
@@ -100,7 +108,7 @@ impl ActiveSet {
             roles |= pt.acts != self.acts[i];
             self.acts[i] = pt.acts;
         }
-        if self.started && roles {
+        if self.started && roles && near {
             self.after_roles = policy.role_records;
         }
         let counted = self.after_roles == 0;

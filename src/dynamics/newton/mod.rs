@@ -221,7 +221,7 @@ fn start<P: StepProblem>(
     report.residual_history.push(cur.relative());
     let pol = *pb.policy();
     let mut active = ActiveSet::new(pb.contacts());
-    let cycling = active.record(pb.contacts(), &pol);
+    let cycling = active.record(pb.contacts(), &pol, false);
     Ok(Progress {
         cur,
         it: 0,
@@ -268,7 +268,7 @@ fn settle<P: StepProblem>(
     p.guarded |= settled.guarded > 0;
     report.contact_restarts += 1;
     p.cur = pb.evaluate(&s0.x, x1, dt, eval_options(&pol, true, &p.cur))?;
-    p.cycling = p.cycling.or(p.active.record(pb.contacts(), &pol));
+    p.cycling = p.cycling.or(p.active.record(pb.contacts(), &pol, true));
     p.switched |= p.active.changed != 0;
     log::trace!(
         "newton: contact settled, relative residual {:.3e}, {} point(s) switched",
@@ -364,7 +364,12 @@ fn advance<P: StepProblem>(
         })?;
     p.cur = e;
     p.chord.reached(e.relative());
-    p.cycling = p.cycling.or(p.active.record(pb.contacts(), pb.policy()));
+    // roles changed in this correction count as near a solution if the
+    // iterate it corrected was
+    let near = before <= pb.policy().settle_residual;
+    p.cycling = p
+        .cycling
+        .or(p.active.record(pb.contacts(), pb.policy(), near));
     p.switched = p.active.changed != 0;
     report.residual_history.push(e.relative());
     log::trace!(
