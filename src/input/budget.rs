@@ -238,8 +238,10 @@ pub struct ContactStepParams {
     /// iteration, each a dense LU of `2/3 m³` flops (16²×4: 48 in 5).
     pub inner: f64,
     /// A first-contact step that is cut back (the attempt at Δt that fails
-    /// and its halves) costs about this many uncut steps: 44²×6 measured
-    /// 960 s against about 450 s uncut.
+    /// and its halves) costs about this many uncut steps: 16²×12 took
+    /// 96–112 s cut back and 52–56 s once it was not (2026-11-29). It can
+    /// be far more: 44²×6's cut-back step took 885–960 s, where the same
+    /// landing with one pass converged uncut in 105 s.
     pub cut_back: f64,
 }
 
