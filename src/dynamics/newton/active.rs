@@ -115,33 +115,32 @@ impl ActiveSet {
         self.after_roles = self.after_roles.saturating_sub(1);
         for (i, pt) in c.points().enumerate() {
             let active = pt.enforced && pt.eval.active();
-            if self.started && active != self.last[i] && !counted {
+            let way = if active { "closes" } else { "opens" };
+            if self.started && active != self.last[i] {
                 self.changed += 1;
-                log::trace!(
-                    "active set: pass {} node {} {} after a change of roles",
-                    pt.pass,
-                    pt.node,
-                    if active { "closes" } else { "opens" }
-                );
-            } else if self.started && active != self.last[i] {
-                self.flips[i] = self.flips[i].saturating_add(1);
-                log::trace!(
-                    "active set: pass {} node {} {} (flip {}): p_N {:.3e}, g {:.3e}",
-                    pt.pass,
-                    pt.node,
-                    if active { "closes" } else { "opens" },
-                    self.flips[i],
-                    pt.eval.p,
-                    pt.eval.g1
-                );
-                self.changed += 1;
-                self.most = self.most.max(self.flips[i]);
-                if self.flips[i] >= max_flips && found.is_none() {
-                    found = Some(Cycling {
-                        pair: pt.pair,
-                        point: pt.point,
-                        flips: self.flips[i],
-                    });
+                if !counted {
+                    let (pass, node) = (pt.pass, pt.node);
+                    log::trace!(
+                        "active set: pass {pass} node {node} {way} after a change of roles"
+                    );
+                } else {
+                    self.flips[i] = self.flips[i].saturating_add(1);
+                    log::trace!(
+                        "active set: pass {} node {} {way} (flip {}): p_N {:.3e}, g {:.3e}",
+                        pt.pass,
+                        pt.node,
+                        self.flips[i],
+                        pt.eval.p,
+                        pt.eval.g1
+                    );
+                    self.most = self.most.max(self.flips[i]);
+                    if self.flips[i] >= max_flips && found.is_none() {
+                        found = Some(Cycling {
+                            pair: pt.pair,
+                            point: pt.point,
+                            flips: self.flips[i],
+                        });
+                    }
                 }
             }
             self.last[i] = active;
