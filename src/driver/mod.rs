@@ -21,7 +21,7 @@ mod setup;
 
 pub use balance::Balance;
 pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
-pub use control::{advance, StepControl, StepFailure, Steps};
+pub use control::{advance, StepControl, StepFailure, Steps, SubStep};
 pub use frame::{
     nodal_stress_average, nodal_stress_sums, write_frame, write_piece, CELL_FIELDS, CONTACT_FIELDS,
     NODAL_SUM_WIDTH, POINT_FIELDS, REACTION_FIELD,
