@@ -217,20 +217,24 @@ impl StepControl {
     }
 }
 
+/// One accepted sub-step of [`advance`]: the state it reached, the
+/// stepper's report and the sub-step's size.
+pub type SubStep = (State, StepReport, f64);
+
 /// Advances by `dt` in `2^k` equal sub-steps, the smallest `k ≤ max_cutbacks`
 /// that succeeds (the fixed-grid rule, for benchmarks that step a model by
-/// hand); returns the accepted sub-steps (state, report, sub-step size) and `k`.
+/// hand); returns the accepted sub-steps and `k`.
 pub fn advance<const D: usize>(
     stepper: &mut Stepper<D>,
     s0: &State,
     dt: f64,
-) -> Result<(Vec<(State, StepReport, f64)>, usize), StepFailure> {
+) -> Result<(Vec<SubStep>, usize), StepFailure> {
     let max_cut = stepper.params.max_cutbacks;
     let mut last = None;
     for k in 0..=max_cut {
         let m = 1usize << k;
         let h = dt / m as f64;
-        let mut out: Vec<(State, StepReport, f64)> = Vec::with_capacity(m);
+        let mut out: Vec<SubStep> = Vec::with_capacity(m);
         let mut failed = None;
         for _ in 0..m {
             let cur = out.last().map(|o| &o.0).unwrap_or(s0);

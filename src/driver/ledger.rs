@@ -69,20 +69,38 @@ fn norm(a: [f64; 3]) -> f64 {
     (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
 }
 
-/// The ledger of the step `s0 → s1` of size `dt` that `stepper` has just
-/// taken (`forces` of [`crate::dynamics::forces::ForceProbe`], `report`
-/// its report); `last_force`: the total external force of the step before
-/// (Newmark only).
+/// The step a ledger accounts for: the states it joins, its size and what
+/// was measured of it.
+#[derive(Debug, Clone, Copy)]
+pub struct TakenStep<'a> {
+    /// The state at the step's start, `t_n`.
+    pub s0: &'a State,
+    /// The state at its end, `t_{n+1}`.
+    pub s1: &'a State,
+    /// Its size `Δt`.
+    pub dt: f64,
+    /// Its forces, of [`crate::dynamics::forces::ForceProbe`].
+    pub forces: &'a StepForces,
+    /// The stepper's report of it (the jumps of the velocity update).
+    pub report: &'a StepReport,
+}
+
+/// The ledger of the step `taken` that `stepper` has just taken;
+/// `last_force`: the total external force of the step before (Newmark
+/// only).
 pub fn step<const D: usize>(
     model: &Model,
     stepper: &Stepper<D>,
-    s0: &State,
-    s1: &State,
-    dt: f64,
-    forces: &StepForces,
-    report: &StepReport,
+    taken: &TakenStep,
     last_force: [f64; 3],
 ) -> StepLedger {
+    let TakenStep {
+        s0,
+        s1,
+        dt,
+        forces,
+        report,
+    } = *taken;
     let n = s0.x.len();
     let integrator = stepper.integrator;
     let drive = &stepper.drive;

@@ -21,7 +21,7 @@ mod setup;
 
 pub use balance::Balance;
 pub use checkpoint::{Checkpoint, CheckpointError, ModelKey, CHECKPOINT_FILE};
-pub use control::{advance, StepControl, StepFailure, Steps};
+pub use control::{advance, StepControl, StepFailure, Steps, SubStep};
 pub use frame::{
     nodal_stress_average, nodal_stress_sums, write_frame, write_piece, CELL_FIELDS, CONTACT_FIELDS,
     NODAL_SUM_WIDTH, POINT_FIELDS, REACTION_FIELD,
@@ -346,16 +346,14 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
                     source,
                 }
             })?;
-            let owed = ledger::step(
-                model,
-                &stepper,
-                &state,
-                &s1,
-                h,
-                &forces,
-                &report,
-                rec.balance.last_force,
-            );
+            let taken = ledger::TakenStep {
+                s0: &state,
+                s1: &s1,
+                dt: h,
+                forces: &forces,
+                report: &report,
+            };
+            let owed = ledger::step(model, &stepper, &taken, rec.balance.last_force);
             for line in intruders.check(&s1.x, D, s1.t, &stepper.contacts) {
                 log::warn!("penetration: {line}");
             }

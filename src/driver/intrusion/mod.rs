@@ -87,7 +87,8 @@ impl Intrusion {
     pub fn behind(&self) -> String {
         match &self.into {
             Target::Body(b) if *b == self.body => {
-                format!("inside their own body (through its boundary surface: the body passes through itself)")
+                "inside their own body (through its boundary surface: the body passes through itself)"
+                    .to_string()
             }
             Target::Body(b) => format!("inside body \"{b}\" (through its boundary surface)"),
             Target::Rigid(r) => format!("behind {r}"),

@@ -10,6 +10,29 @@ use faer::linalg::triangular_solve::{
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
+/// Which part of a solve [`SupernodalLu::solve_from`] does: where the
+/// right-hand sides may be non-zero and how much of the solution is wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SolveSpan {
+    /// The first permuted column on which the right-hand sides may be
+    /// non-zero, the first column of a supernode (0: anywhere).
+    pub c0: usize,
+    /// `false`: the backward solve from `c0`'s supernode on, the solution
+    /// on the permuted columns from `c0` alone (`rhs` left as it was
+    /// elsewhere); `true`: over all supernodes, the full solution, the same
+    /// bit for bit as [`SupernodalLu::solve_in_place`].
+    pub whole: bool,
+}
+
+impl SolveSpan {
+    /// The plain solve: right-hand sides anywhere, the solution on every
+    /// column (with `c0 = 0` the two backward solves are the same).
+    pub const ALL: SolveSpan = SolveSpan {
+        c0: 0,
+        whole: false,
+    };
+}
+
 impl SupernodalLu {
     /// Solves `A X = B` in place for the `nrhs` columns of `rhs`
     /// (column-major, `n × nrhs`), with the fill permutation; `x` is scratch
@@ -22,26 +45,24 @@ impl SupernodalLu {
         x: &mut Vec<f64>,
         t: &mut Vec<f64>,
     ) {
-        self.solve_from(sym, 0, false, rhs, nrhs, x, t);
+        self.solve_from(sym, SolveSpan::ALL, rhs, nrhs, x, t);
     }
 
     /// The solve of right-hand sides that are zero on every dof whose
-    /// permuted column is before `c0` (the first column of a supernode):
-    /// the forward solve from `c0`'s supernode on (before it, it would
-    /// compute zeros), the backward solve from there on (`whole = false`:
-    /// the solution on the permuted columns from `c0` alone, `rhs` left as
-    /// it was elsewhere) or over all supernodes (`whole`: the full
-    /// solution, the same bit for bit as [`SupernodalLu::solve_in_place`]).
+    /// permuted column is before `span.c0` (the first column of a
+    /// supernode): the forward solve from `c0`'s supernode on (before it,
+    /// it would compute zeros), the backward solve from there on or over
+    /// all supernodes, as [`SolveSpan::whole`] says.
     pub(super) fn solve_from(
         &self,
         sym: &SymbolicFactor,
-        c0: usize,
-        whole: bool,
+        span: SolveSpan,
         rhs: &mut [f64],
         nrhs: usize,
         x: &mut Vec<f64>,
         t: &mut Vec<f64>,
     ) {
+        let SolveSpan { c0, whole } = span;
         let n = sym.n();
         assert_eq!(rhs.len(), n * nrhs, "right-hand sides of another size");
         let (fwd, _) = sym.perm();

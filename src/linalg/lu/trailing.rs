@@ -6,6 +6,7 @@
 use crate::linalg::lu::error::LuError;
 use crate::linalg::lu::kernel::NONE;
 use crate::linalg::lu::params::{LuInfo, LuParams};
+use crate::linalg::lu::solve::SolveSpan;
 use crate::linalg::lu::symbolic::SymbolicFactor;
 use crate::linalg::lu::SupernodalLu;
 
@@ -86,7 +87,7 @@ impl SupernodalLu {
         t: &mut Vec<f64>,
     ) {
         let c0 = Self::trailing_begin(sym).unwrap_or(0);
-        self.solve_from(sym, c0, false, rhs, nrhs, x, t);
+        self.solve_from(sym, SolveSpan { c0, whole: false }, rhs, nrhs, x, t);
     }
 
     /// The full solution for right-hand sides that are zero before the
@@ -103,6 +104,6 @@ impl SupernodalLu {
         t: &mut Vec<f64>,
     ) {
         let c0 = Self::trailing_begin(sym).unwrap_or(0);
-        self.solve_from(sym, c0, true, rhs, nrhs, x, t);
+        self.solve_from(sym, SolveSpan { c0, whole: true }, rhs, nrhs, x, t);
     }
 }

@@ -323,13 +323,18 @@ fn push_vals(vals: &mut [f64], pos: usize, src: &[f64]) -> usize {
     pos + src.len()
 }
 
-/// `G(x)` into `g`, optionally the blocks; returns `½‖G‖²`.
+/// One contact's `D × D` block of the Jacobian, `A = ∂Φ/∂u` or `B = ∂Φ/∂r`
+/// (module docs).
+type Block<const D: usize> = SMatrix<f64, D, D>;
+
+/// `G(x)` into `g`, optionally the blocks `(A, B)` per contact; returns
+/// `½‖G‖²`.
 fn residual<const D: usize>(
     p: &GlobalProblem,
     x: &[f64],
     rho: &[f64],
     g: &mut [f64],
-    mut blocks: Option<(&mut Vec<SMatrix<f64, D, D>>, &mut Vec<SMatrix<f64, D, D>>)>,
+    mut blocks: Option<(&mut Vec<Block<D>>, &mut Vec<Block<D>>)>,
 ) -> f64 {
     let nd = p.n_dofs();
     let (v, r) = x.split_at(nd);
