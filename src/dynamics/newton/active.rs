@@ -20,7 +20,7 @@
 //! iteration's own, and counted.
 
 use super::policy::NewtonPolicy;
-use crate::contact::ContactSet;
+use crate::contact::{ContactSet, PointView};
 
 /// Flips of one point's state (open ↔ active) within one step after which
 /// Newton counts as cycling: five flips are two and a half back-and-forths.
@@ -115,37 +115,47 @@ impl ActiveSet {
         self.after_roles = self.after_roles.saturating_sub(1);
         for (i, pt) in c.points().enumerate() {
             let active = pt.enforced && pt.eval.active();
-            let way = if active { "closes" } else { "opens" };
             if self.started && active != self.last[i] {
                 self.changed += 1;
-                if !counted {
+                let way = if active { "closes" } else { "opens" };
+                if counted {
+                    found = found.or(self.count_flip(i, &pt, way, max_flips));
+                } else {
                     let (pass, node) = (pt.pass, pt.node);
                     log::trace!(
                         "active set: pass {pass} node {node} {way} after a change of roles"
                     );
-                } else {
-                    self.flips[i] = self.flips[i].saturating_add(1);
-                    log::trace!(
-                        "active set: pass {} node {} {way} (flip {}): p_N {:.3e}, g {:.3e}",
-                        pt.pass,
-                        pt.node,
-                        self.flips[i],
-                        pt.eval.p,
-                        pt.eval.g1
-                    );
-                    self.most = self.most.max(self.flips[i]);
-                    if self.flips[i] >= max_flips && found.is_none() {
-                        found = Some(Cycling {
-                            pair: pt.pair,
-                            point: pt.point,
-                            flips: self.flips[i],
-                        });
-                    }
                 }
             }
             self.last[i] = active;
         }
         self.started = true;
         found
+    }
+
+    /// Counts a flip of point `i` (`pt`, which `way`s); returns it as
+    /// cycling once it has flipped `max_flips` times.
+    fn count_flip(
+        &mut self,
+        i: usize,
+        pt: &PointView,
+        way: &str,
+        max_flips: u8,
+    ) -> Option<Cycling> {
+        self.flips[i] = self.flips[i].saturating_add(1);
+        log::trace!(
+            "active set: pass {} node {} {way} (flip {}): p_N {:.3e}, g {:.3e}",
+            pt.pass,
+            pt.node,
+            self.flips[i],
+            pt.eval.p,
+            pt.eval.g1
+        );
+        self.most = self.most.max(self.flips[i]);
+        (self.flips[i] >= max_flips).then_some(Cycling {
+            pair: pt.pair,
+            point: pt.point,
+            flips: self.flips[i],
+        })
     }
 }
