@@ -146,6 +146,12 @@ pub fn orthonormal_tangents(n: [f64; 3], dim: usize) -> [[f64; 3]; 2] {
     [t1, cross(n, t1)]
 }
 
+/// The rigid surface seen from a slave point: `(s, ν, g, τ, A)`, the slave's
+/// offset from the surface's reference point (or axis), the unit normal,
+/// the gap, the two tangents and the diagonal of the surface metric
+/// (module docs).
+type SurfaceFrame<T> = (Vec3<T>, Vec3<T>, T, [Vec3<T>; 2], [T; 2]);
+
 impl Rigid {
     /// The master of `spec`; `slaves` are the positions of its slave nodes
     /// at t = 0 (they orient the sphere's frame).
@@ -277,37 +283,35 @@ impl Rigid {
     ) -> Result<Kinematics<T>, GeometryError> {
         let u = self.offset(pose);
         let one = T::cst(1.0);
-        // (s, ν, g, τ, A)
-        let (s, nu, gap, tangents, a_diag): (Vec3<T>, Vec3<T>, T, [Vec3<T>; 2], [T; 2]) =
-            match self.spec.shape {
-                RigidShape::Plane { point, normal } => {
-                    let p = cst([0, 1, 2].map(|i| point[i] + u[i]));
-                    let s = sub(xs, p);
-                    let nu = cst(normal);
-                    let t = self.plane_tangents;
-                    (s, nu, dot(s, nu), [cst(t[0]), cst(t[1])], [one, one])
-                }
-                RigidShape::Sphere { center, radius } => {
-                    let s = sub(xs, cst([0, 1, 2].map(|i| center[i] + u[i])));
-                    let r = self.radius_of(s)?;
-                    let nu = scale(s, one / r);
-                    let tangents = self.sphere_tangents(nu);
-                    let k = r / radius;
-                    (s, nu, r - radius, tangents, [k, k])
-                }
-                RigidShape::Cylinder {
-                    point,
-                    axis,
-                    radius,
-                } => {
-                    let d = sub(xs, cst([0, 1, 2].map(|i| point[i] + u[i])));
-                    let ax = cst::<T>(axis);
-                    let s = sub(d, scale(ax, dot(d, ax)));
-                    let r = self.radius_of(s)?;
-                    let nu = scale(s, one / r);
-                    (s, nu, r - radius, [ax, cross(ax, nu)], [one, r / radius])
-                }
-            };
+        let (s, nu, gap, tangents, a_diag): SurfaceFrame<T> = match self.spec.shape {
+            RigidShape::Plane { point, normal } => {
+                let p = cst([0, 1, 2].map(|i| point[i] + u[i]));
+                let s = sub(xs, p);
+                let nu = cst(normal);
+                let t = self.plane_tangents;
+                (s, nu, dot(s, nu), [cst(t[0]), cst(t[1])], [one, one])
+            }
+            RigidShape::Sphere { center, radius } => {
+                let s = sub(xs, cst([0, 1, 2].map(|i| center[i] + u[i])));
+                let r = self.radius_of(s)?;
+                let nu = scale(s, one / r);
+                let tangents = self.sphere_tangents(nu);
+                let k = r / radius;
+                (s, nu, r - radius, tangents, [k, k])
+            }
+            RigidShape::Cylinder {
+                point,
+                axis,
+                radius,
+            } => {
+                let d = sub(xs, cst([0, 1, 2].map(|i| point[i] + u[i])));
+                let ax = cst::<T>(axis);
+                let s = sub(d, scale(ax, dot(d, ax)));
+                let r = self.radius_of(s)?;
+                let nu = scale(s, one / r);
+                (s, nu, r - radius, [ax, cross(ax, nu)], [one, r / radius])
+            }
+        };
         Ok(slave_kinematics(s, nu, gap, tangents, a_diag, self.dim))
     }
 

@@ -113,6 +113,9 @@ fn candidates(set: &ContactSet) -> Vec<Candidate> {
     out
 }
 
+/// The columns of `H`, each as its `(dof, value)` entries (fixed dofs left out).
+type HColumns = Vec<Vec<(usize, f64)>>;
+
 /// `W = B K⁻¹ H` (dense, column-major) and the columns of `H`. `buf`
 /// holds a block of `H`'s columns at full length; it is kept between
 /// calls (allocated anew, its 38 MB on the 18,546-dof blocks were fresh
@@ -123,7 +126,7 @@ fn delassus<const D: usize>(
     fixed: &[bool],
     solves: &mut dyn NewtonSolves,
     buf: &mut Vec<f64>,
-) -> Result<(Vec<f64>, Vec<Vec<(usize, f64)>>), LinearSolveError> {
+) -> Result<(Vec<f64>, HColumns), LinearSolveError> {
     let n = fixed.len();
     let m = D * cands.len();
     let mut h = Vec::with_capacity(m);
@@ -351,7 +354,7 @@ fn alart_curnier_step<const D: usize>(
 /// parameters `ρ`, and the iterate's velocities `u` and multipliers `r_old`.
 struct Reduced {
     w: Vec<f64>,
-    h: Vec<Vec<(usize, f64)>>,
+    h: HColumns,
     q: Vec<f64>,
     mu: Vec<f64>,
     rho: Vec<f64>,
@@ -364,7 +367,7 @@ struct Reduced {
 fn reduce<const D: usize>(
     set: &ContactSet,
     cands: &[Candidate],
-    (w, h): (Vec<f64>, Vec<Vec<(usize, f64)>>),
+    (w, h): (Vec<f64>, HColumns),
     z: &[f64],
     dt: f64,
 ) -> Reduced {
