@@ -19,7 +19,9 @@ pub fn repo(path: &str) -> PathBuf {
 pub fn python(modules: &[&str]) -> Command {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static TRIED: OnceLock<Mutex<HashMap<String, Result<(), String>>>> = OnceLock::new();
+    /// Per import line, whether it worked (else why not).
+    type Tried = HashMap<String, Result<(), String>>;
+    static TRIED: OnceLock<Mutex<Tried>> = OnceLock::new();
     let import = format!("import {}", modules.join(", "));
     let tried = TRIED.get_or_init(Default::default);
     let mut tried = tried.lock().unwrap_or_else(|e| e.into_inner());
