@@ -13,16 +13,32 @@ pub fn repo(path: &str) -> PathBuf {
 
 /// `python3`, ready to run a cross-check that imports `modules`; panics,
 /// naming the missing module and the fix, when python3 or a module is absent.
+/// The import is tried once per set of modules in the test process (an
+/// import of `vtk` costs a second of CPU, and the suite runs dozens of
+/// cross-checks); a missing module still fails every test that needs it.
 pub fn python(modules: &[&str]) -> Command {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    /// Per import line, whether it worked (else why not).
+    type Tried = HashMap<String, Result<(), String>>;
+    static TRIED: OnceLock<Mutex<Tried>> = OnceLock::new();
     let import = format!("import {}", modules.join(", "));
-    match Command::new("python3").args(["-c", &import]).output() {
-        Ok(o) if o.status.success() => Command::new("python3"),
-        Ok(o) => panic!(
-            "this cross-check needs python3 with {}: {} (run `bash .ci/setup`, then `. .venv/bin/activate`)",
-            modules.join(", "),
-            String::from_utf8_lossy(&o.stderr).trim()
-        ),
-        Err(e) => panic!("this cross-check needs python3: {e} (run `bash .ci/setup`, then `. .venv/bin/activate`)"),
+    let tried = TRIED.get_or_init(Default::default);
+    let mut tried = tried.lock().unwrap_or_else(|e| e.into_inner());
+    let outcome = tried.entry(import.clone()).or_insert_with(|| {
+        match Command::new("python3").args(["-c", &import]).output() {
+            Ok(o) if o.status.success() => Ok(()),
+            Ok(o) => Err(format!(
+                "this cross-check needs python3 with {}: {} (run `bash .ci/setup`, then `. .venv/bin/activate`)",
+                modules.join(", "),
+                String::from_utf8_lossy(&o.stderr).trim()
+            )),
+            Err(e) => Err(format!("this cross-check needs python3: {e} (run `bash .ci/setup`, then `. .venv/bin/activate`)")),
+        }
+    });
+    match outcome {
+        Ok(()) => Command::new("python3"),
+        Err(why) => panic!("{why}"),
     }
 }
 

@@ -192,12 +192,12 @@ pub fn first_contact_of(n: usize, layers: usize, extra: &[&str]) -> String {
 
 /// The one-step first contact `text` lands without a cut-back, with exact
 /// energy and momentum ledgers, no penetration or intrusion beyond the
-/// run's bounds, and (the step taken again through the library) the
-/// Coulomb law at every point.
+/// run's bounds, and the Coulomb law at every point of the run's step
+/// (its contact set kept, `run::run_keeping_stepper`).
 pub fn assert_first_contact_holds(label: &str, text: &str) {
     use crate::common::coulomb::assert_coulomb;
     use crate::common::history::{assert_exact_energy, assert_exact_penetration, assert_momenta};
-    let r = run(text);
+    let (r, stepper, s1) = crate::common::run::run_keeping_stepper(text);
     let s = &r.summary;
     assert_eq!(s.cutbacks, 0, "{label}: the first contact was cut back");
     assert_eq!(s.steps, 1);
@@ -213,11 +213,5 @@ pub fn assert_first_contact_holds(label: &str, text: &str) {
         "{:?}",
         s.balance.intrusions
     );
-    let dir = tempfile::tempdir().unwrap();
-    let m = crate::common::run::model(dir.path(), text);
-    let (mut stepper, s0) = emcontact::driver::setup::<3>(&m).unwrap();
-    let (s1, _) = stepper
-        .step(&s0, m.time.dt)
-        .expect("the first contact converges at the model's Δt");
     assert_coulomb(&stepper.contacts, s1.t);
 }
