@@ -319,6 +319,16 @@ fn checkpoint<const D: usize>(
 }
 
 fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    run_keeping::<D>(model, opts).map(|(summary, ..)| summary)
+}
+
+/// [`run`] in dimension `D`, returning with the summary the stepper and the
+/// last state (the contact set of the last step, for a caller that examines
+/// it, as the tests of the Coulomb law at first contact do).
+pub fn run_keeping<const D: usize>(
+    model: &Model,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Stepper<D>, State), RunError> {
     let started = Instant::now();
     let out = model.output.dir.clone();
     let (mut stepper, mut state, mut control, mut rec) = start::<D>(model, opts, &out)?;
@@ -409,7 +419,7 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         }
     }
     result?;
-    Ok(RunSummary::new(
+    let summary = RunSummary::new(
         out,
         &control,
         state.t,
@@ -417,7 +427,8 @@ fn run_dim<const D: usize>(model: &Model, opts: &RunOptions) -> Result<RunSummar
         residual_histories,
         interrupted,
         started.elapsed().as_secs_f64(),
-    ))
+    );
+    Ok((summary, stepper, state))
 }
 
 /// Whether the target just reached is an output time (frames every

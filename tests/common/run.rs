@@ -72,67 +72,16 @@ pub fn run_with(text: &str, opts: &RunOptions) -> Run {
     }
 }
 
-/// [`run`] on a 3-D `text`, keeping the stepper and the last state: the
-/// loop of `driver::run` (the step control, the force probe, the step's
-/// ledger, the intrusion check, the recorder) without frames, plots or
-/// checkpoints, so that a test can examine the contact set of the run's
-/// last step (its points' tractions and slip rates) instead of taking that
-/// step a second time through the library.
+/// [`run`] on a 3-D `text`, keeping the stepper and the last state
+/// (`driver::run_keeping`), so that a test can examine the contact set of
+/// the run's last step (its points' tractions and slip rates) instead of
+/// taking that step a second time through the library.
 pub fn run_keeping_stepper(text: &str) -> (Run, Stepper<3>, State) {
-    use emcontact::driver::intrusion::Intruders;
-    use emcontact::driver::{ledger, Recorder, StepControl};
-    use emcontact::dynamics::forces::ForceProbe;
-    let started = std::time::Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let model = model(dir.path(), text);
-    let out = model.output.dir.clone();
-    let (mut stepper, mut state) = driver::setup::<3>(&model).expect("setup");
-    driver::outdir::prepare(&out, false).unwrap();
-    let mut rec = Recorder::create(&model, &stepper, &state, &out, false).unwrap();
-    rec.balance.last_force = ledger::initial_force(&stepper, &state);
-    let t = &model.time;
-    let mut control = StepControl::new(
-        t.dt,
-        t.dt_min,
-        t.end,
-        t.adaptive,
-        model.solver.max_cutbacks,
-        model.output.every,
-    );
-    let mut probe = ForceProbe::new(&model);
-    let mut intruders = Intruders::new(&model, &model.mesh, &stepper.contacts);
-    let mut residual_histories = Vec::new();
-    while !control.done(state.t) {
-        let (s1, report, h) = control.step(&mut stepper, &state).expect("run completes");
-        let forces = probe.evaluate(&stepper, &state, &s1, h).unwrap();
-        let taken = ledger::TakenStep {
-            s0: &state,
-            s1: &s1,
-            dt: h,
-            forces: &forces,
-            report: &report,
-        };
-        let owed = ledger::step(&model, &stepper, &taken, rec.balance.last_force);
-        intruders.check(&s1.x, 3, s1.t, &stepper.contacts);
-        rec.balance.intrusions.clone_from(&intruders.found);
-        let g = model.gravity;
-        rec.step(&stepper, &g, &state, &s1, h, &report, &forces, &owed)
-            .unwrap();
-        residual_histories.push(report.residual_history);
-        state = s1;
-    }
-    let balance = rec.balance.clone();
-    drop(rec);
-    let summary = RunSummary::new(
-        out.clone(),
-        &control,
-        state.t,
-        balance,
-        residual_histories,
-        false,
-        started.elapsed().as_secs_f64(),
-    );
-    let history = read_csv(&out.join("history.csv")).unwrap();
+    let (summary, stepper, state) =
+        driver::run_keeping::<3>(&model, &quiet()).expect("run completes");
+    let history = read_csv(&model.output.dir.join("history.csv")).unwrap();
     let r = Run {
         summary,
         history,
