@@ -72,21 +72,24 @@ def check_arrays(data, spec, count, where):
 
 def check_frame(path, points, cells):
     """(problems, n_points, n_cells) of one .vtu."""
-    import vtk
+    # the XML reader and the output window alone (vtkmodules, VTK >= 9):
+    # `import vtk` loads every module, about 1 s of CPU where these take 0.4 s
+    from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
+    from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
 
     if not os.path.isfile(path):
         return [f"file missing: {path}"], 0, 0
-    reader = vtk.vtkXMLUnstructuredGridReader()
+    reader = vtkXMLUnstructuredGridReader()
     if not reader.CanReadFile(path):
         return [f"not a readable VTK XML unstructured grid: {path}"], 0, 0
-    errors = vtk.vtkStringOutputWindow()
-    previous = vtk.vtkOutputWindow.GetInstance()
-    vtk.vtkOutputWindow.SetInstance(errors)
+    errors = vtkStringOutputWindow()
+    previous = vtkOutputWindow.GetInstance()
+    vtkOutputWindow.SetInstance(errors)
     try:
         reader.SetFileName(path)
         reader.Update()
     finally:
-        vtk.vtkOutputWindow.SetInstance(previous)
+        vtkOutputWindow.SetInstance(previous)
     problems = []
     if reader.GetErrorCode() != 0:
         problems.append(f"reader error code {reader.GetErrorCode()}")
@@ -112,7 +115,7 @@ def main(argv):
         print(f"check_vtk: {e}", file=sys.stderr)
         return 2
     try:
-        import vtk  # noqa: F401
+        import vtkmodules.vtkIOXML  # noqa: F401
     except ImportError:
         print("check_vtk: the python 'vtk' package is not installed", file=sys.stderr)
         return 2
