@@ -20,7 +20,9 @@
 //!    surfaces, law parameters and points; [`set`] — the [`ContactSet`] the
 //!    time step drives with verbs (`begin_step`, `evaluate`, `settle`,
 //!    `commit`, `rollback`);
-//! 9. checks around the steps: [`overlap`] (nodes inside the other body at
+//! 9. [`touch`] — where a step in which a large face first closes ends:
+//!    at the predicted touch, so that the impact starts the next step;
+//! 10. checks around the steps: [`overlap`] (nodes inside the other body at
 //!    t = 0, and `initial_overlap = "adjust"`), [`tunnel`] (a slave that
 //!    passed through the master within a converged step).
 //!
@@ -45,6 +47,7 @@ pub mod second_pass;
 pub mod set;
 pub mod slave;
 pub mod surface;
+pub mod touch;
 pub mod tunnel;
 pub mod update;
 
@@ -52,4 +55,5 @@ pub use pair::Pair;
 pub use point_eval::{Memory, PointEval};
 pub use set::{ContactSet, EvalOptions, PointView};
 pub use surface::ContactSetupError;
+pub use touch::TouchPolicy;
 pub use tunnel::Tunnel;

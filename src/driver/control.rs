@@ -53,6 +53,9 @@ pub struct StepControl {
     pub cutbacks: usize,
     pub steps: usize,
     pub smallest: f64,
+    /// Steps ended at a predicted first touch ([`crate::contact::touch`]).
+    #[serde(default)]
+    pub splits: usize,
 }
 
 /// What takes the steps the controller sizes: the serial [`Stepper`], and
@@ -101,6 +104,7 @@ impl StepControl {
             cutbacks: 0,
             steps: 0,
             smallest: f64::INFINITY,
+            splits: 0,
         }
     }
 
@@ -159,6 +163,16 @@ impl StepControl {
                     }
                     self.accepted(size, h, cuts > 0, lands);
                     return Ok((s, report, size));
+                }
+                Err(StepError::FirstTouch { dt, points }) => {
+                    // not a failure: the step ends where a large face first
+                    // touches (contact::touch), the impact is the next step's
+                    log::info!(
+                        "step at t = {} with dt = {size:e}: {points} contact points first touch at {dt:e} into it; the step ends there",
+                        s0.t
+                    );
+                    self.splits += 1;
+                    h = dt;
                 }
                 Err(e) => {
                     // half the size, but not below dt_min (the last cut may be

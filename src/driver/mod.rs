@@ -93,6 +93,9 @@ pub struct RunSummary {
     pub steps: usize,
     /// Rejected attempts: steps cut back to half their size.
     pub cutbacks: usize,
+    /// Steps ended where a large contact face first touches
+    /// ([`crate::contact::touch`]), not counted as cut-backs.
+    pub touch_splits: usize,
     /// Smallest step taken.
     pub smallest_dt: f64,
     pub final_time: f64,
@@ -141,6 +144,7 @@ impl RunSummary {
             out_dir,
             steps: control.steps,
             cutbacks: control.cutbacks,
+            touch_splits: control.splits,
             smallest_dt: control.smallest,
             final_time,
             initial: b.initial,
@@ -162,8 +166,12 @@ impl RunSummary {
     /// The lines printed at the end of a run: steps, cut-backs, smallest
     /// step, conservation and the verdict.
     pub fn report(&self) -> Vec<String> {
+        let touch = match self.touch_splits {
+            0 => String::new(),
+            n => format!(", {n} ended at a first touch"),
+        };
         let mut lines = vec![format!(
-            "{} steps to t = {} ({} cut-backs, smallest step {:.4e}), {} Newton iterations, {:.2} s; output in {}",
+            "{} steps to t = {} ({} cut-backs{touch}, smallest step {:.4e}), {} Newton iterations, {:.2} s; output in {}",
             self.steps,
             self.final_time,
             self.cutbacks,

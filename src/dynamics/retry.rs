@@ -28,6 +28,7 @@ impl StepError {
             StepError::Tunnelling(_) => true,
             StepError::ActiveSetCycling { .. } => true,
             StepError::UpdateDefect(_) => true,
+            StepError::FirstTouch { .. } => true,
         }
     }
 }

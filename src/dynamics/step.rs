@@ -145,6 +145,11 @@ pub enum StepError {
     /// The velocity update left energy it could not restore ([`super::defect`]).
     #[error("{0}")]
     UpdateDefect(#[from] super::defect::Defect),
+    /// Not a failure: a large contact face first closes within the step,
+    /// predicted at `dt` into it ([`crate::contact::touch`]); the step is to
+    /// be taken again ending there.
+    #[error("{points} contact points first touch at {dt:e} into the step; the step ends there")]
+    FirstTouch { dt: f64, points: usize },
 }
 
 /// End-of-step velocities `v1` and (Newmark) accelerations `a1` of the

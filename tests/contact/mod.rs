@@ -4,6 +4,7 @@
 mod blocks_stick;
 mod chord;
 mod dynamics;
+mod first_touch;
 mod geometry;
 mod golf_ball;
 mod initial_overlap;

@@ -218,8 +218,11 @@ fn start<P: StepProblem>(
     report: &mut StepReport,
 ) -> Result<Progress, StepError> {
     let cur = pb.evaluate(&s0.x, x1, dt, EvalOptions::START)?;
-    report.residual_history.push(cur.relative());
     let pol = *pb.policy();
+    if let Some((t, points)) = pb.contacts().first_touch(&s0.v, dt, &pol.touch) {
+        return Err(StepError::FirstTouch { dt: t, points });
+    }
+    report.residual_history.push(cur.relative());
     let mut active = ActiveSet::new(pb.contacts());
     let cycling = active.record(pb.contacts(), &pol, false);
     Ok(Progress {

@@ -5,6 +5,7 @@
 
 use super::active::{MAX_FLIPS, ROLE_RECORDS};
 use crate::contact::enforce::saddle::SaddleParams;
+use crate::contact::TouchPolicy;
 
 /// The Newton policy (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,6 +71,9 @@ pub struct NewtonPolicy {
     pub saddle_min_points: usize,
     /// The saddle-point path's inner iteration.
     pub saddle: SaddleParams,
+    /// Where a step in which a large contact face first closes ends
+    /// ([`crate::contact::touch`]).
+    pub touch: TouchPolicy,
 }
 
 /// The chord policy of the condensed path (see [`super::chord`]).
@@ -130,6 +134,7 @@ impl Default for NewtonPolicy {
             chord: ChordPolicy::default(),
             saddle_min_points: 400,
             saddle: SaddleParams::default(),
+            touch: TouchPolicy::default(),
         }
     }
 }
