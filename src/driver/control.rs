@@ -153,8 +153,16 @@ impl StepControl {
     ) -> Result<(State, StepReport, f64), StepFailure> {
         let mut h = self.h;
         let mut cuts = 0;
+        // a predicted first touch: the next attempt ends there exactly (it
+        // lies before the target, and splitting the rest evenly would end
+        // the step short of it, outside the band where the impact step
+        // starts engaged)
+        let mut touch = None;
         loop {
-            let (size, lands) = self.clip(s0.t, h);
+            let (size, lands) = match touch.take() {
+                Some(t) => (t, false),
+                None => self.clip(s0.t, h),
+            };
             match stepper.step(s0, size) {
                 Ok((mut s, report)) => {
                     if lands {
@@ -172,7 +180,7 @@ impl StepControl {
                         s0.t
                     );
                     self.splits += 1;
-                    h = dt;
+                    touch = Some(dt);
                 }
                 Err(e) => {
                     // half the size, but not below dt_min (the last cut may be

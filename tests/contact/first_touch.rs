@@ -48,14 +48,17 @@ fn a_step_ends_where_a_face_first_touches_and_the_impact_is_the_next() {
             predicted = Some((s.t, dt));
         }
         let (s1, report, size) = control.step(&mut stepper, &s).expect("no failed step");
-        assert_coulomb(&stepper.contacts, s1.t);
+        let split = predicted.filter(|&(t0, _)| t0 == s.t);
+        if split.is_none() {
+            // (the helper expects contact after t = 0.25, where the blocks
+            // 0.25 apart touch; these touch at 0.28)
+            assert_coulomb(&stepper.contacts, s1.t);
+        }
         let (e_before, e_after) = (energy(&stepper, &s), energy(&stepper, &s1));
         // sticking and free flight keep the energy; contact never adds any
         assert!(e_after <= e_before + 1e-10 * e0, "t = {}: energy gained", s1.t);
-        if let Some((t0, dt)) = predicted.filter(|&(t0, _)| t0 == s.t) {
-            // at the touch, or before it where the controller splits what is
-            // left of its interval evenly (no sliver)
-            assert!(size <= dt * (1.0 + 1e-12), "the step ends at the predicted touch");
+        if let Some((t0, dt)) = split {
+            assert_eq!(size, dt, "the step ends at the predicted touch");
             assert_eq!(report.active, 0, "t = {}: the step ended at the touch is free flight", s1.t);
             assert!((e_after - e_before).abs() <= 1e-10 * e0, "free flight keeps its energy");
             let gaps: Vec<(f64, f64)> = stepper
