@@ -40,7 +40,7 @@ use super::linear::{Linear, LinearError};
 use super::local::LocalSystem;
 use super::partition::Layout;
 use super::petsc::{GhostVec, PetscError};
-use emcontact::contact::{ContactSet, EvalOptions};
+use emcontact::contact::{ContactSet, EvalOptions, TouchPolicy};
 use emcontact::driver::{nodal_stress_sums, Steps, NODAL_SUM_WIDTH};
 use emcontact::dynamics::drive::{jump_sums, prescribed_velocities, Drive, StepSpan};
 use emcontact::dynamics::newton::{
@@ -161,7 +161,17 @@ impl<'p, const D: usize> Distributed<'p, D> {
             scratch: NewtonScratch::new(n),
             k: vec![0.0; nnz],
             nnz,
-            policy: NewtonPolicy::default(),
+            policy: NewtonPolicy {
+                // a rank's states hold its own dofs and the first-touch
+                // prediction reads every contact node's velocity: off here
+                // (the large faces it is for take the saddle path, which
+                // several ranks refuse)
+                touch: TouchPolicy {
+                    min_points: usize::MAX,
+                    ..TouchPolicy::default()
+                },
+                ..NewtonPolicy::default()
+            },
             contacts: ContactSet::default(),
             gathered: None,
             reaction: vec![0.0; n],

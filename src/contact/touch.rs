@@ -31,6 +31,7 @@ pub struct TouchPolicy {
     /// predicted to touch within the step: below it (the validation runs,
     /// the scaling family to 32², every first contact with under 1,400
     /// points measured) the whole step converges without a cut-back.
+    /// `usize::MAX` switches the rule off.
     pub min_points: usize,
     /// The gap left at the predicted touch, as a fraction of the slave
     /// face size: inside the band (a quarter face) where the second pass
@@ -67,6 +68,10 @@ impl ContactSet {
         dt: f64,
         policy: &TouchPolicy,
     ) -> Option<(f64, usize)> {
+        let enforced = self.pairs.iter().filter(|p| p.has_multipliers());
+        if enforced.map(|p| p.points.len()).sum::<usize>() < policy.min_points {
+            return None;
+        }
         let mut nodes = [0usize; MAX_NODES];
         let (mut first, mut touching) = (f64::INFINITY, 0);
         for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
