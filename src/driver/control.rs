@@ -11,6 +11,11 @@
 //! Without `adaptive` the old rule holds: the rest of the current `dt`
 //! interval is finished at the reduced size, then `dt` is tried again.
 //!
+//! A step whose stepper predicts that a large contact face first touches
+//! within it (`StepError::FirstTouch`, [`crate::contact::touch`]) is taken
+//! again ending exactly at the touch; that is not a cut-back (counted in
+//! `splits`), and [`advance`]'s fixed grid treats it as a failure.
+//!
 //! Steps land exactly on the targets: every `dt` without adaptivity, every
 //! output time `k · every · dt` with it, and `time.end`; a step is shortened
 //! (or the rest split in two, to avoid slivers) to reach them, and the state
