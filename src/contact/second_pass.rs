@@ -101,8 +101,9 @@ use super::set::ContactSet;
 use super::slave::Role;
 use super::surface::Master;
 
-/// A first-pass point engaged within this fraction of its face size.
-const ENGAGED_GAP: f64 = 0.25;
+/// A first-pass point engaged within this fraction of its face size
+/// (also where [`super::touch`] counts a pair as already in contact).
+pub(super) const ENGAGED_GAP: f64 = 0.25;
 
 /// Applies the shadow rule (module docs) to every second-pass point of the
 /// pairs with multipliers that is not shadowed yet; returns whether any

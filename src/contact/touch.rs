@@ -21,6 +21,7 @@
 //! margin in the step.
 
 use super::geometry::MAX_NODES;
+use super::second_pass::ENGAGED_GAP;
 use super::set::ContactSet;
 
 /// When a step is ended at a pair's first touch (module docs); the
@@ -68,16 +69,16 @@ impl ContactSet {
         dt: f64,
         policy: &TouchPolicy,
     ) -> Option<(f64, usize)> {
-        let enforced = self.pairs.iter().filter(|p| p.has_multipliers());
-        if enforced.map(|p| p.points.len()).sum::<usize>() < policy.min_points {
+        let enforced = || self.pairs.iter().filter(|p| p.has_multipliers());
+        if enforced().map(|p| p.points.len()).sum::<usize>() < policy.min_points {
             return None;
         }
         let mut nodes = [0usize; MAX_NODES];
         let (mut first, mut touching) = (f64::INFINITY, 0);
-        for p in self.pairs.iter().filter(|p| p.has_multipliers()) {
+        for p in enforced() {
             let (h, d) = (p.surface.h, p.surface.dim);
             let engaged = p.points.iter().any(|q| {
-                q.memory.in_contact || (q.on_master() && q.lin.g1 < 0.25 * h)
+                q.memory.in_contact || (q.on_master() && q.lin.g1 < ENGAGED_GAP * h)
             });
             if engaged {
                 continue;
