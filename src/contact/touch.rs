@@ -15,14 +15,20 @@
 //! The prediction is first order: each point's gap `g` at `t_n` and its
 //! rate `ġ = H_N · v_n` (the normal operator of its face, `v_N < 0` while
 //! approaching), the touch at `(g − s h)/(−ġ)` where `s h` is a fraction of
-//! the face size left open. Accelerations (gravity) make the faces meet a
+//! the face size left open. The face is the narrow phase's at `t_n`, or
+//! for a slave it found none for (it looks two face sizes out) the closest
+//! face the broad phase lets the slave reach in the step. Accelerations (gravity) make the faces meet a
 //! little earlier than predicted: the margin `s h` keeps the shortened
 //! step free of contact for any acceleration that closes less than that
 //! margin in the step.
 
-use super::geometry::MAX_NODES;
+use super::broad::{self, node_x};
+use super::geometry::{project, project_unclamped, Kinematics, MAX_FACE_NODES, MAX_NODES};
+use super::pair::Pair;
 use super::second_pass::ENGAGED_GAP;
 use super::set::ContactSet;
+use super::surface::{Master, Surface};
+use crate::mesh::Element;
 
 /// When a step is ended at a pair's first touch (module docs); the
 /// defaults' reasons are in `docs/decisions/first-touch.md`.
@@ -58,13 +64,15 @@ impl Default for TouchPolicy {
 }
 
 impl ContactSet {
-    /// The time into a step of `dt` from velocities `v` (positions `t_n`,
-    /// the points evaluated there) at which the first pair with multipliers
-    /// that has no point in contact or within a quarter face of it touches,
-    /// where the policy ends the step there (module docs); `None` where it
-    /// does not. Returns the time and the points predicted to touch.
+    /// The time into a step of `dt` from positions `x` and velocities `v`
+    /// at `t_n` (the points evaluated there) at which the first pair with
+    /// multipliers that has no point in contact or within a quarter face of
+    /// it touches, where the policy ends the step there (module docs);
+    /// `None` where it does not. Returns the time and the points predicted
+    /// to touch.
     pub fn first_touch(
         &self,
+        x: &[f64],
         v: &[f64],
         dt: f64,
         policy: &TouchPolicy,
@@ -73,26 +81,9 @@ impl ContactSet {
         if enforced().map(|p| p.points.len()).sum::<usize>() < policy.min_points {
             return None;
         }
-        let mut nodes = [0usize; MAX_NODES];
         let (mut first, mut touching) = (f64::INFINITY, 0);
-        for p in enforced() {
-            let (h, d) = (p.surface.h, p.surface.dim);
-            let engaged = p.points.iter().any(|q| {
-                q.memory.in_contact || (q.on_master() && q.lin.g1 < ENGAGED_GAP * h)
-            });
-            if engaged {
-                continue;
-            }
-            for (k, q) in p.points.iter().enumerate().filter(|(_, q)| q.on_master()) {
-                let n = p.element_nodes(k, &mut nodes);
-                let rate: f64 = (0..n)
-                    .flat_map(|a| (0..d).map(move |i| (a, i)))
-                    .map(|(a, i)| q.lin.h[0][a * d + i] * v[nodes[a] * d + i])
-                    .sum();
-                if rate >= 0.0 {
-                    continue;
-                }
-                let t = (q.lin.g1 - policy.gap * h) / -rate;
+        for p in enforced().filter(|p| !engaged(p)) {
+            for t in touch_times(p, x, v, dt, policy.gap * p.surface.h) {
                 if t < dt {
                     touching += 1;
                     first = first.min(t);
@@ -104,4 +95,96 @@ impl ContactSet {
             && first <= policy.latest * dt;
         ends.then_some((first, touching))
     }
+}
+
+/// Whether a point of `p` is in contact at `t_n` or within a quarter face
+/// of it.
+fn engaged(p: &Pair) -> bool {
+    let h = p.surface.h;
+    p.points
+        .iter()
+        .any(|q| q.memory.in_contact || (q.on_master() && q.lin.g1 < ENGAGED_GAP * h))
+}
+
+/// Each approaching slave's predicted time to come within `open` of the
+/// master in a step of `dt` (infinite where it does not approach): from
+/// its evaluation at `t_n` where the narrow phase found it a face;
+/// otherwise, against master faces, from the closest face the broad phase
+/// says it may reach in the step. (The narrow phase looks two face sizes
+/// out: a fine face closing a wider gap in one step, 90² slaves of size
+/// 1/90 over a gap of 0.03, has no slave evaluated at `t_n`.)
+fn touch_times(p: &Pair, x: &[f64], v: &[f64], dt: f64, open: f64) -> Vec<f64> {
+    let s = &p.surface;
+    let mut nodes = [0usize; MAX_NODES];
+    let mut times: Vec<Option<f64>> = (p.points.iter().enumerate())
+        .map(|(k, q)| {
+            q.on_master().then(|| {
+                let n = p.element_nodes(k, &mut nodes);
+                let rate: f64 = (0..n * s.dim)
+                    .map(|i| q.lin.h[0][i] * v[nodes[i / s.dim] * s.dim + i % s.dim])
+                    .sum();
+                approach(q.lin.g1 - open, rate)
+            })
+        })
+        .collect();
+    if let Master::Faces(faces) = &s.master {
+        let mut closest: Vec<Option<(f64, usize)>> = vec![None; times.len()];
+        broad::swept_pairs(s, x, v, dt, s.h, |k, f| {
+            if times[k].is_some() {
+                return;
+            }
+            let e = &faces[f];
+            let xs = node_x(x, s.slaves[k], s.dim);
+            let xm = face_x(e, x, s.dim);
+            let dist = project(e.kind, &xm[..e.nodes().len()], xs).distance;
+            if closest[k].is_none_or(|(best, _)| dist < best) {
+                closest[k] = Some((dist, f));
+            }
+        });
+        for (k, c) in closest.iter().enumerate() {
+            if let Some((_, f)) = c {
+                times[k] = face_touch(s, &faces[*f], x, v, k, open);
+            }
+        }
+    }
+    times.into_iter().flatten().collect()
+}
+
+/// The time to close a gap `g` at the normal rate `rate` (`< 0` closing).
+fn approach(g: f64, rate: f64) -> f64 {
+    if rate < 0.0 {
+        g / -rate
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The positions of face `e`'s nodes in `x` (dimension `d`): the first
+/// `e.nodes().len()` entries.
+fn face_x(e: &Element, x: &[f64], d: usize) -> [[f64; 3]; MAX_FACE_NODES] {
+    let mut xm = [[0.0; 3]; MAX_FACE_NODES];
+    for (p, &a) in xm.iter_mut().zip(e.nodes()) {
+        *p = node_x(x, a, d);
+    }
+    xm
+}
+
+/// Slave `k`'s time to come within `open` of face `e`, from its gap and
+/// normal rate against the face at `x` (the operators of DESIGN §5 at
+/// `t_n`), the face extended beyond its edges as the narrow phase extends
+/// it for a slave not over it yet: a slave beside the face is then
+/// approached along the face's normal, not along the line to its edge (a
+/// block sliding over the slave while it lands would otherwise be predicted
+/// to touch it sideways, early); `None` for a degenerate face.
+fn face_touch(s: &Surface, e: &Element, x: &[f64], v: &[f64], k: usize, open: f64) -> Option<f64> {
+    let (d, a, n) = (s.dim, s.slaves[k], e.nodes().len());
+    let (xm, xs) = (face_x(e, x, d), node_x(x, a, d));
+    let xm = &xm[..n];
+    let beyond = project_unclamped(e.kind, xm, xs, project(e.kind, xm, xs).xi);
+    let kin = Kinematics::new(e.kind, xm, xs, &beyond, None).ok()?;
+    let mut w = [[0.0; 3]; MAX_NODES];
+    for (wb, &b) in w.iter_mut().zip(std::iter::once(&a).chain(e.nodes())) {
+        *wb = node_x(v, b, d);
+    }
+    Some(approach(kin.gap - open, kin.normal_rate(&w[..=n])))
 }

@@ -219,7 +219,7 @@ fn start<P: StepProblem>(
 ) -> Result<Progress, StepError> {
     let cur = pb.evaluate(&s0.x, x1, dt, EvalOptions::START)?;
     let pol = *pb.policy();
-    if let Some((t, points)) = pb.contacts().first_touch(&s0.v, dt, &pol.touch) {
+    if let Some((t, points)) = pb.contacts().first_touch(&s0.x, &s0.v, dt, &pol.touch) {
         return Err(StepError::FirstTouch { dt: t, points });
     }
     report.residual_history.push(cur.relative());
