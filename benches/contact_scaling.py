@@ -51,9 +51,11 @@ def run(exe, n, layers, system, gap, tmp):
     u, s, e, kb = open(timing).read().split()[-4:]
     log = p.stdout + p.stderr
     cut = re.search(r"\((\d+) cut-backs", log)
+    # the run's total (each step line's "newton N" counts from the run's start)
+    total = re.search(r"(\d+) Newton iterations", log)
     verdict = re.search(r"verdict: (\w+)", log)
     row = dict(n=n, layers=layers, system=system, gap=gap, load=load,
-               iterations=sum(int(x) for x in re.findall(r"newton (\d+)", log)),
+               iterations=int(total.group(1)) if total else "",
                cutbacks=cut.group(1) if cut else "", cpu=round(float(u) + float(s), 2), wall=e,
                peak_mb=round(int(kb) / 1024), verdict=verdict.group(1) if verdict else f"exit {p.returncode}")
     m = SUMMARY.search(log)
