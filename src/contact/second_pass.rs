@@ -298,12 +298,10 @@ pub fn drop_all(set: &mut ContactSet) -> usize {
             }
         }
     }
-    for i in 1..set.pairs.len() {
-        for k in 0..set.pairs[i].points.len() {
-            if set.pairs[i].pass == 2 && set.pairs[i].points[k].role == Role::Lifted {
-                dropped += release_repeat(set, i, k);
-            }
-        }
-    }
-    dropped
+    // a lifted point that already took a first-pass point's place (at an
+    // earlier stall of the step) does not take a second one
+    let lifted: Vec<(usize, usize)> = (1..set.pairs.len())
+        .flat_map(|i| (0..set.pairs[i].points.len()).map(move |k| (i, k)))
+        .collect();
+    dropped + release_lifted(set, lifted.into_iter())
 }
