@@ -16,11 +16,11 @@
 //! rate `ġ = H_N · v_n` (the normal operator of its face, `v_N < 0` while
 //! approaching), the touch at `(g − s h)/(−ġ)` where `s h` is a fraction of
 //! the face size left open. The face is the narrow phase's at `t_n`, or
-//! for a slave it found none for (it looks two face sizes out) the closest
-//! face the broad phase lets the slave reach in the step. Accelerations (gravity) make the faces meet a
-//! little earlier than predicted: the margin `s h` keeps the shortened
-//! step free of contact for any acceleration that closes less than that
-//! margin in the step.
+//! for a slave it found none for (it looks two face sizes out) the
+//! closest face the broad phase lets the slave reach in the step.
+//! Accelerations (gravity) make the faces meet a little earlier than
+//! predicted: the margin `s h` keeps the shortened step free of contact
+//! for any acceleration that closes less than that margin in the step.
 
 use super::broad::{self, node_x};
 use super::geometry::{project, project_unclamped, Kinematics, MAX_FACE_NODES, MAX_NODES};
@@ -108,11 +108,12 @@ fn engaged(p: &Pair) -> bool {
 
 /// Each approaching slave's predicted time to come within `open` of the
 /// master in a step of `dt` (infinite where it does not approach): from
-/// its evaluation at `t_n` where the narrow phase found it a face;
-/// otherwise, against master faces, from the closest face the broad phase
-/// says it may reach in the step. (The narrow phase looks two face sizes
-/// out: a fine face closing a wider gap in one step, 90² slaves of size
-/// 1/90 over a gap of 0.03, has no slave evaluated at `t_n`.)
+/// its evaluation at `t_n` where the narrow phase found it a face; where
+/// it found none, against master faces, from the closest face the broad
+/// phase says it may reach in the step. (The narrow phase looks two face
+/// sizes out: a fine face closing a wider gap in one step, 90² slaves of
+/// size 1/90 over a gap of 0.03, has no slave evaluated at `t_n`.) A slave
+/// beside the master's rim has a face and no touch.
 fn touch_times(p: &Pair, x: &[f64], v: &[f64], dt: f64, open: f64) -> Vec<f64> {
     let s = &p.surface;
     let mut nodes = [0usize; MAX_NODES];
@@ -130,7 +131,7 @@ fn touch_times(p: &Pair, x: &[f64], v: &[f64], dt: f64, open: f64) -> Vec<f64> {
     if let Master::Faces(faces) = &s.master {
         let mut closest: Vec<Option<(f64, usize)>> = vec![None; times.len()];
         broad::swept_pairs(s, x, v, dt, s.h, |k, f| {
-            if times[k].is_some() {
+            if p.points[k].evaluated {
                 return;
             }
             let e = &faces[f];
