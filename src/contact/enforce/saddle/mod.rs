@@ -348,6 +348,9 @@ impl Saddle {
                     info.iterations = 0;
                     continue;
                 }
+                // nothing left to leave out, but the step's lifts now wait
+                // for a first pass that holds (`second_pass::lift`)
+                log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations with no second-pass point to leave out; the step's lifts now wait for a first pass that holds", info.iterations);
             }
             if spent {
                 log::debug!("contact (saddle): inner iteration left at {worst:.3e} of the tolerance after {} iterations", info.iterations);
