@@ -50,7 +50,11 @@
 //! works outside the frictional ledger). One that
 //! cycles (no progress over a few iterates) leaves the second pass out
 //! for the step, and, cycling again, the first-pass points that repeat a
-//! lifted second-pass point ([`crate::contact::second_pass`]).
+//! lifted second-pass point ([`crate::contact::second_pass`]). One that
+//! cycles with no second-pass point left to leave out ends there and
+//! leaves its iterate to the outer Newton, as at its cap: its later
+//! iterates cost a factorization each and do not improve it (measured in
+//! `docs/decisions/settle-restarts-after-landing.md`).
 //!
 //! `ρ_l = D / tr W̃_ll` with `W̃_ll = Σ_A B_A K_AA⁻¹ H_Aᵀ` from the diagonal
 //! blocks of `K` (the condensed path's `D / tr W_ll` without building `W`).
@@ -348,9 +352,11 @@ impl Saddle {
                     info.iterations = 0;
                     continue;
                 }
-                // nothing left to leave out, but the step's lifts now wait
-                // for a first pass that holds (`second_pass::lift`)
-                log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations with no second-pass point to leave out; the step's lifts now wait for a first pass that holds", info.iterations);
+                // nothing left to leave out: the step's lifts now wait for a
+                // first pass that holds (`second_pass::lift`), and the inner
+                // iteration ends here, as at its cap (module docs)
+                log::debug!("contact (saddle): inner iteration stalled at {worst:.3e} of the tolerance after {} iterations with no second-pass point to leave out; the step's lifts now wait for a first pass that holds, and Newton takes this iterate", info.iterations);
+                break;
             }
             if spent {
                 log::debug!("contact (saddle): inner iteration left at {worst:.3e} of the tolerance after {} iterations", info.iterations);
