@@ -335,6 +335,9 @@ impl Saddle {
                 self.history.push(merit);
             }
             let spent = info.iterations >= self.params.max_inner;
+            // (a stall after the drop runs on to the cap: ended there, the
+            // 44²×6 landing's step at t = 0.125 stopped converging, record
+            // `settle-restarts-after-landing.md`)
             if self.stalled() && !dropped {
                 dropped = true;
                 let left = crate::contact::second_pass::drop_all(set);
