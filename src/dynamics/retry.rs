@@ -9,17 +9,19 @@ impl StepError {
     /// Whether a smaller step may succeed where this one failed. The driver
     /// cuts a retryable failure back (halves the step) and stops the run on
     /// any other. Every failure of today's stepper is a property of the step
-    /// size: Newton's convergence radius, an element inverted by too large an
-    /// increment, a matrix made singular by it, a contact subproblem that a
-    /// larger inertia term (`c_M M ∝ 1/Δt²`) makes better conditioned, a
-    /// slave that passed through the master surface in one step (a shorter
-    /// step ends it within the narrow phase's reach of the face), a Newton
-    /// whose active set cycles, a velocity update that cannot restore a
-    /// point's energy (both: more happens in the step than its linearization
-    /// and one impulse per point can follow).
+    /// size: Newton's convergence radius (it did not converge, or diverged),
+    /// an element inverted by too large an increment, a matrix made singular
+    /// by it, a contact subproblem that a larger inertia term
+    /// (`c_M M ∝ 1/Δt²`) makes better conditioned, a slave that passed
+    /// through the master surface in one step (a shorter step ends it within
+    /// the narrow phase's reach of the face), a Newton whose active set
+    /// cycles, a velocity update that cannot restore a point's energy (both:
+    /// more happens in the step than its linearization and one impulse per
+    /// point can follow).
     pub fn retryable(&self) -> bool {
         match self {
             StepError::NoConvergence { .. } => true,
+            StepError::Diverging { .. } => true,
             StepError::Element(_) => true,
             StepError::Linear(_) => true,
             StepError::NonFinite => true,

@@ -115,6 +115,15 @@ pub enum StepError {
         residual: f64,
         contact: f64,
     },
+    /// Corrections in a row made both the residual and the contact law
+    /// worse ([`super::newton`]'s divergence test).
+    #[error("Newton diverged: {corrections} corrections in a row made both the residual and the contact law worse (after {iterations} iterations: relative residual {residual:e}, contact law {contact:.2e} of its tolerance)")]
+    Diverging {
+        corrections: usize,
+        iterations: usize,
+        residual: f64,
+        contact: f64,
+    },
     #[error("{0}")]
     Element(#[from] KernelError),
     #[error("linear solve: {0}")]

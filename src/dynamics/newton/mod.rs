@@ -14,8 +14,9 @@
 //!    correction once a point deeper than twice its drift bound was put
 //!    on it (the law's tolerance would let it stay that deep);
 //! 4. cycling? — a point switching between open and in contact too often
-//!    ([`active`]) or the iteration limit rejects the step (the run cuts
-//!    it back);
+//!    ([`active`]), corrections that keep making the iterate worse
+//!    ([`diverging`]) or the iteration limit rejects the step (the run
+//!    cuts it back);
 //! 5. [`correct`] — the correction: `δx = −K⁻¹R` for the penalty law, the
 //!    linearized step's contact subproblem otherwise (condensed, full or
 //!    [`chord`], or saddle-point);
@@ -32,6 +33,7 @@
 pub mod active;
 pub(crate) mod chord;
 mod correct;
+mod diverging;
 mod energy;
 pub(crate) mod evaluate;
 pub mod policy;
@@ -40,6 +42,7 @@ mod search;
 use active::{ActiveSet, Cycling};
 use chord::Chord;
 pub use correct::Taken;
+use diverging::Divergence;
 use energy::StepEnergy;
 pub use evaluate::Eval;
 use policy::NewtonPolicy;
@@ -128,6 +131,7 @@ struct Progress {
     opts: EvalOptions,
     /// The step's energy, once needed.
     energy: StepEnergy,
+    divergence: Divergence,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -236,6 +240,7 @@ fn start<P: StepProblem>(
         guarded: false,
         opts: EvalOptions::START,
         energy: StepEnergy::default(),
+        divergence: Divergence::default(),
     })
 }
 
@@ -281,7 +286,7 @@ fn settle<P: StepProblem>(
     Ok(true)
 }
 
-/// Cycling or the iteration limit: the step is rejected.
+/// Cycling, divergence or the iteration limit: the step is rejected.
 fn give_up<P: StepProblem>(pb: &P, p: &Progress, law: f64) -> Result<(), StepError> {
     if let Some(c) = p.cycling {
         log::debug!(
@@ -290,6 +295,16 @@ fn give_up<P: StepProblem>(pb: &P, p: &Progress, law: f64) -> Result<(), StepErr
             p.active.most
         );
         return Err(cycling(pb.contacts(), c, p.it));
+    }
+    let limit = pb.policy().diverging;
+    if p.divergence.diverged(limit) {
+        log::debug!("newton: diverging after {} iterations", p.it);
+        return Err(StepError::Diverging {
+            corrections: limit,
+            iterations: p.it,
+            residual: p.cur.relative(),
+            contact: law,
+        });
     }
     if p.it == pb.max_iterations() {
         log::debug!(
@@ -375,13 +390,15 @@ fn advance<P: StepProblem>(
         .or(p.active.record(pb.contacts(), pb.policy(), near));
     p.switched = p.active.changed != 0;
     report.residual_history.push(e.relative());
+    let reached = pb.contacts().violation(dt).0;
+    p.divergence.record((before, law), (e.relative(), reached));
     log::trace!(
         "newton {}{}: relative residual {before:.3e} -> {:.3e}, {} point(s) switched, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
         p.it,
         if taken == Taken::Chord { " (chord)" } else { "" },
         e.relative(),
         p.active.changed,
-        pb.contacts().violation(dt).0,
+        reached,
         report.subproblems,
         report.subproblem_iterations,
         report.subproblem_error

@@ -51,6 +51,12 @@ pub struct NewtonPolicy {
     /// Flips in this many iterates after a change of the points' roles are
     /// not counted ([`super::active::ROLE_RECORDS`]).
     pub role_records: u8,
+    /// A solve in which this many corrections in a row made both the
+    /// residual and the contact law worse is diverging and rejected (the
+    /// run cuts the step back; [`super::diverging`]): one such correction
+    /// is an overshoot Newton comes back from, two in a row were seen only
+    /// in steps that then failed. 0: only the iteration limit.
+    pub diverging: usize,
     /// Newton stops only where, besides the residual tolerance, the step's
     /// energy error `R · (x₁ − x₀)` (the discrete energy identity is exact
     /// but for it) is at most this fraction of the step's energy
@@ -130,6 +136,7 @@ impl Default for NewtonPolicy {
             geometric_residual: 1e-2,
             max_flips: MAX_FLIPS,
             role_records: ROLE_RECORDS,
+            diverging: 2,
             energy: 1e-12,
             chord: ChordPolicy::default(),
             saddle_min_points: 400,
