@@ -8,6 +8,7 @@ not match). Friction blocks material (neo-Hookean, E = 1e4, nu = 0, rho = 100).
 
   make.py N L [--dt DT] [--end T] [--mu MU] [--vel VX VY VZ] [--gravity G]
           [--system auto|condensed|saddle] [--linear auto|direct|iterative]
+          [--checkpoint-every K]
 
 writes blocks_N_L.toml (or the name given with --name) to stdout."""
 import argparse
@@ -24,6 +25,10 @@ p.add_argument("--gap", type=float, default=0.25, help="initial gap between the 
 p.add_argument("--system", default="auto")
 p.add_argument("--linear", default="auto")
 p.add_argument("--every", type=int, default=1000)
+p.add_argument("--checkpoint-every", type=int, default=0,
+               help="accepted steps between checkpoints (0: only when interrupted); "
+               "from about 64^2 a contact step takes minutes to hours, so a long run "
+               "wants 1 (`emcontact run INPUT --restart DIR` continues it)")
 a = p.parse_args()
 z0 = 1.0 + a.gap
 print(f"""# contact-scaling family: N = {a.n}, L = {a.layers} (validation/contact_scaling/make.py)
@@ -40,7 +45,7 @@ contact_system = "{a.system}"
 linear = "{a.linear}"
 [output]
 every = {a.every}
-checkpoint_every = 0
+checkpoint_every = {a.checkpoint_every}
 [mesh]
 [[mesh.generate]]
 kind = "box"
