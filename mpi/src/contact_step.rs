@@ -207,6 +207,8 @@ impl<const D: usize> Distributed<'_, D> {
             // the condensed path solves exact enforcement's subproblem fully
             active_set_changed: true,
             export: None,
+            // a rank alone must not end its part of a collective solve
+            stop: None,
         };
         let info = enforce::correct::<D>(&mut self.contacts, sys, &mut opts)?;
         report.linear_iterations += solves.iterations;

@@ -6,8 +6,8 @@
 //! completed, a file could not be written, or a solver missed its
 //! tolerance) — every file written so far is kept; 2 bad input (the message
 //! names the file, key and line; with `--strict` also a warning); 130
-//! interrupted (SIGINT or SIGTERM: the run finished its step and wrote a
-//! checkpoint and the plots).
+//! interrupted (SIGINT or SIGTERM: the run abandoned the step in progress
+//! and wrote a checkpoint of the last one completed, and the plots).
 
 use crate::cli;
 use crate::driver::{preflight, Progress, RunOptions, RunSummary};
@@ -236,7 +236,8 @@ fn plot(dir: &Path) -> u8 {
     }
 }
 
-/// SIGINT and SIGTERM set the returned flag (the run stops after its step);
+/// SIGINT and SIGTERM set the returned flag (the run abandons the step in
+/// progress, [`crate::dynamics::watch`], and stops);
 /// a second one ends the process at once with exit code 130.
 fn stop_flag() -> Option<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGINT, SIGTERM};

@@ -16,6 +16,11 @@
 //! again ending exactly at the touch; that is not a cut-back (counted in
 //! `splits`), and [`advance`]'s fixed grid treats it as a failure.
 //!
+//! A step abandoned on a stop request (`StepError::Interrupted`,
+//! [`crate::dynamics::watch`]) leaves the controller as it was before the
+//! step, cut-backs of its attempts included, so that a checkpoint written
+//! then is one between steps and a restart takes the step again whole.
+//!
 //! Steps land exactly on the targets: every `dt` without adaptivity, every
 //! output time `k · every · dt` with it, and `time.end`; a step is shortened
 //! (or the rest split in two, to avoid slivers) to reach them, and the state
@@ -156,6 +161,7 @@ impl StepControl {
         stepper: &mut impl Steps,
         s0: &State,
     ) -> Result<(State, StepReport, f64), StepFailure> {
+        let before = self.clone();
         let mut h = self.h;
         let mut cuts = 0;
         // a predicted first touch: the next attempt ends there exactly (it
@@ -186,6 +192,15 @@ impl StepControl {
                     );
                     self.splits += 1;
                     touch = Some(dt);
+                }
+                Err(e @ StepError::Interrupted { .. }) => {
+                    *self = before;
+                    return Err(StepFailure {
+                        t: s0.t,
+                        dt: size,
+                        cutbacks: cuts,
+                        source: e,
+                    });
                 }
                 Err(e) => {
                     // half the size, but not below dt_min (the last cut may be

@@ -4,7 +4,8 @@
 //! this module is everything around it: the step control (cut-backs and
 //! adaptive growth, [`control`]), the output files ([`record`]), checkpoints
 //! and restarts ([`mod@checkpoint`]), and stopping cleanly on SIGINT/SIGTERM
-//! (the caller's `stop` flag, checked between steps).
+//! (the caller's `stop` flag, seen between steps and by the step in
+//! progress, which it abandons: [`crate::dynamics::watch`]).
 
 pub mod balance;
 pub mod checkpoint;
@@ -17,6 +18,7 @@ pub mod ledger;
 pub mod outdir;
 pub mod preflight;
 pub mod record;
+mod progress;
 mod setup;
 
 pub use balance::Balance;
@@ -39,6 +41,7 @@ use crate::linalg::LinearSolveError;
 use crate::model::Model;
 use crate::output::{self, OutputError};
 use intrusion::Intruders;
+use progress::ProgressReport;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -67,8 +70,8 @@ pub struct RunOptions {
     pub overwrite: bool,
     /// Continue from the checkpoint in the output folder.
     pub restart: bool,
-    /// Set (by a signal handler) to stop after the current step, with a
-    /// checkpoint and the plots.
+    /// Set (by a signal handler) to stop: the step in progress is abandoned,
+    /// the checkpoint of the last one completed written, and the plots.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -344,6 +347,10 @@ pub fn run_keeping<const D: usize>(
     let mut intruders = Intruders::new(model, &model.mesh, &stepper.contacts);
     intruders.found.clone_from(&rec.balance.intrusions);
     let progress = ProgressReport::new(opts.progress, &control, state.t);
+    stepper.watch = crate::dynamics::watch::Watch {
+        stop: opts.stop.clone(),
+        on_iteration: progress.iteration_hook(),
+    };
     let mut residual_histories = Vec::new();
     let mut interrupted = false;
     let every = model.output.checkpoint_every;
@@ -355,7 +362,14 @@ pub fn run_keeping<const D: usize>(
                 break;
             }
             let targets = control.next_target;
-            let (s1, report, h) = control.step(&mut stepper, &state)?;
+            let (s1, report, h) = match control.step(&mut stepper, &state) {
+                Err(f) if matches!(f.source, StepError::Interrupted { .. }) => {
+                    log::info!("step from t = {} abandoned: {}", state.t, f.source);
+                    interrupted = true;
+                    break;
+                }
+                r => r?,
+            };
             let forces = probe.evaluate(&stepper, &state, &s1, h).map_err(|source| {
                 RunError::StepFailed {
                     t: state.t,
@@ -446,58 +460,4 @@ fn is_output_time(control: &StepControl, model: &Model) -> bool {
         return true;
     }
     (control.next_target - 1) % model.output.every as u64 == 0
-}
-
-/// Progress bar or lines.
-struct ProgressReport {
-    mode: Progress,
-    bar: Option<indicatif::ProgressBar>,
-    end: f64,
-    line_every: f64,
-    next_line: std::cell::Cell<f64>,
-}
-
-impl ProgressReport {
-    fn new(mode: Progress, control: &StepControl, t0: f64) -> ProgressReport {
-        let bar = (mode == Progress::Bar).then(|| {
-            let b = indicatif::ProgressBar::new(1000);
-            b.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} t = {msg}  eta {eta}")
-                    .expect("valid template"),
-            );
-            b
-        });
-        ProgressReport {
-            mode,
-            bar,
-            end: control.end,
-            line_every: control.end / 20.0,
-            next_line: std::cell::Cell::new(t0 + control.end / 20.0),
-        }
-    }
-
-    fn update(&self, control: &StepControl, s: &State, rec: &Recorder) {
-        if let Some(b) = &self.bar {
-            b.set_position((1000.0 * s.t / self.end) as u64);
-            b.set_message(format!("{:.4}  step {}", s.t, control.steps));
-        } else if self.mode == Progress::Lines
-            && (s.t >= self.next_line.get() * (1.0 - 1e-12) || control.done(s.t))
-        {
-            self.next_line.set(self.next_line.get() + self.line_every);
-            println!(
-                "step {}  t = {:.6}  E = {:.12e}  newton {}  cut-backs {}",
-                control.steps,
-                s.t,
-                rec.balance.last.total(),
-                rec.balance.newton_iterations,
-                control.cutbacks
-            );
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
 }

@@ -16,6 +16,7 @@ pub mod prescribed;
 mod retry;
 pub mod step;
 pub mod system;
+pub mod watch;
 
 pub use info::{linear_plan, model_info, ModelInfo};
 pub use measures::{measure, Measures};

@@ -17,7 +17,7 @@ impl StepError {
     /// the narrow phase's reach of the face), a Newton whose active set
     /// cycles, a velocity update that cannot restore a point's energy (both:
     /// more happens in the step than its linearization and one impulse per
-    /// point can follow).
+    /// point can follow). A stop request is not retried: the run stops.
     pub fn retryable(&self) -> bool {
         match self {
             StepError::NoConvergence { .. } => true,
@@ -31,6 +31,7 @@ impl StepError {
             StepError::ActiveSetCycling { .. } => true,
             StepError::UpdateDefect(_) => true,
             StepError::FirstTouch { .. } => true,
+            StepError::Interrupted { .. } => false,
         }
     }
 }

@@ -159,6 +159,10 @@ pub enum StepError {
     /// be taken again ending there.
     #[error("{points} contact points first touch at {dt:e} into the step; the step ends there")]
     FirstTouch { dt: f64, points: usize },
+    /// Not a failure: the caller asked to stop ([`super::watch`]); the
+    /// step was abandoned after `iterations` Newton corrections.
+    #[error("stopped on request after {iterations} Newton iterations")]
+    Interrupted { iterations: usize },
 }
 
 /// End-of-step velocities `v1` and (Newmark) accelerations `a1` of the
@@ -261,6 +265,8 @@ pub struct Stepper<const D: usize> {
     pub(super) dump_count: usize,
     /// Loads, prescribed motion, the step's time ([`super::drive`]).
     pub drive: super::drive::Drive,
+    /// The caller's stop request and progress hook ([`super::watch`]).
+    pub watch: super::watch::Watch,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -322,6 +328,7 @@ impl<const D: usize> Stepper<D> {
             dump_contact: None,
             dump_count: 0,
             drive: Default::default(),
+            watch: Default::default(),
         })
     }
 

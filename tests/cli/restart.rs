@@ -1,9 +1,10 @@
 //! Checkpoint and restart: a run killed (`kill -9` after a checkpoint) at
 //! three different steps, or interrupted (SIGINT), and restarted with
 //! `--restart` writes `history.csv`, the other histories and the last
-//! `.vtu` identical byte for byte to the uninterrupted run; SIGINT finishes
-//! the step, writes the checkpoint and the plots, says how to continue and
-//! exits 130. The steps are what the checkpoint says after the kill; where
+//! `.vtu` identical byte for byte to the uninterrupted run; SIGINT abandons
+//! the step in progress (where it lands, as a rule: the steps are the run's
+//! time), writes the checkpoint of the last one completed and the plots,
+//! says how to continue and exits 130. The steps are what the checkpoint says after the kill; where
 //! a loaded machine lets a run pass its target (or end) before the kill
 //! lands, the next run aims at the next step not yet covered. Short
 //! versions of the ring impact (μ = 0.5) and the friction blocks (μ = 0.2).

@@ -71,3 +71,62 @@ fn an_abandoned_step_taken_again_repeats_its_iterations_and_its_result() {
         "a step after an abandoned start is a fresh stepper's step"
     );
 }
+
+/// A stop request ([`emcontact::dynamics::watch`]) seen before a correction
+/// abandons the step: `Interrupted` after the corrections taken (not a
+/// failure the controller retries), the notes of those corrections passed
+/// to the hook, and the step taken again afterwards is a fresh stepper's
+/// step, bit for bit (the checkpoint written at a stop is one between
+/// steps, and a restart takes the step again whole).
+#[test]
+fn a_stop_request_abandons_the_step_without_a_trace() {
+    use emcontact::dynamics::watch::{IterationNote, Watch};
+    use emcontact::dynamics::StepError;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (mut stepper, s0, dt) = setup(dir.path());
+    let stop = Arc::new(AtomicBool::new(false));
+    let notes: Arc<Mutex<Vec<IterationNote>>> = Arc::default();
+    let (flag, seen) = (Arc::clone(&stop), Arc::clone(&notes));
+    stepper.watch = Watch {
+        stop: Some(Arc::clone(&stop)),
+        on_iteration: Some(Arc::new(move |n: &IterationNote| {
+            seen.lock().unwrap().push(*n);
+            if n.iteration == 2 {
+                flag.store(true, Ordering::SeqCst);
+            }
+        })),
+    };
+    match stepper.step(&s0, dt) {
+        Err(e @ StepError::Interrupted { iterations: 2 }) => {
+            assert!(!e.retryable(), "a stop request is not cut back")
+        }
+        other => panic!("the step abandoned after 2 corrections, got {other:?}"),
+    }
+    let notes = notes.lock().unwrap().clone();
+    assert_eq!(
+        notes.iter().map(|n| n.iteration).collect::<Vec<_>>(),
+        [1, 2],
+        "a note per correction taken"
+    );
+    assert!(notes
+        .iter()
+        .all(|n| n.t0 == s0.t && n.dt == dt && n.residual.is_finite() && n.elapsed >= 0.0));
+
+    stop.store(false, Ordering::SeqCst);
+    stepper.watch.on_iteration = None;
+    let (s1, report) = stepper.step(&s0, dt).unwrap();
+    let (mut fresh, _, _) = setup(dir.path());
+    let (f1, fresh_report) = fresh.step(&s0, dt).unwrap();
+    assert!(report.active > 0, "the step ends in contact");
+    assert!(report.iterations > 2, "the stop came before the step's end");
+    assert_eq!(report.iterations, fresh_report.iterations);
+    assert_eq!(report.factorizations, fresh_report.factorizations);
+    let bits = |s: &State| -> Vec<u64> { s.x.iter().chain(&s.v).map(|v| v.to_bits()).collect() };
+    assert!(
+        bits(&s1) == bits(&f1),
+        "a step after an abandoned one is a fresh stepper's step"
+    );
+}

@@ -107,6 +107,10 @@ pub struct EnforceOptions<'a> {
     pub active_set_changed: bool,
     /// Receives every assembled condensed subproblem (FCLIB export).
     pub export: Option<&'a mut dyn FnMut(&Subproblem)>,
+    /// The caller asked to stop ([`crate::dynamics::watch`]): the saddle
+    /// path's inner iteration ends before its next linear solve (the
+    /// caller abandons the step, so the correction is not used).
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// A subproblem that could not be solved.

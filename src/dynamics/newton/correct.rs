@@ -98,6 +98,7 @@ impl<const D: usize> Stepper<D> {
             export: dump
                 .as_mut()
                 .map(|d| d as &mut dyn FnMut(&enforce::Subproblem)),
+            stop: None,
         };
         let sys = enforce::NewtonSystem {
             solves: &mut self.lu,
@@ -125,6 +126,7 @@ impl<const D: usize> Stepper<D> {
             solve_fully,
             active_set_changed: changed,
             export: None,
+            stop: self.watch.stop.as_deref(),
         };
         let sys = BodiesSystem {
             pattern: &self.sys.pattern,

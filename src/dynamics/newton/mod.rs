@@ -48,6 +48,7 @@ pub use evaluate::Eval;
 use policy::NewtonPolicy;
 
 use super::step::{State, StepError, StepReport, Stepper};
+use super::watch::IterationNote;
 use crate::contact::{ContactSet, EvalOptions};
 
 /// Newton's vectors besides the iterate: the correction, the line search's
@@ -109,6 +110,13 @@ pub trait StepProblem {
     fn max_abs(&self, v: &[f64]) -> f64;
     /// `K_n + Π_n`, the kinetic plus strain energy at the step's start.
     fn start_energy(&mut self, s0: &State) -> Result<f64, StepError>;
+    /// The caller asked to stop ([`crate::dynamics::watch`]): the step is
+    /// abandoned before its next correction.
+    fn stop_requested(&self) -> bool {
+        false
+    }
+    /// Tells the caller of a correction's result ([`crate::dynamics::watch`]).
+    fn note(&self, _note: &IterationNote) {}
 }
 
 /// The state of one Newton solve between its phases.
@@ -132,6 +140,8 @@ struct Progress {
     /// The step's energy, once needed.
     energy: StepEnergy,
     divergence: Divergence,
+    /// When the solve began (the caller's progress notes).
+    started: std::time::Instant,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -171,6 +181,9 @@ pub fn solve<P: StepProblem>(
             p.energy.left_tolerance();
         }
         give_up(pb, &p, law.0)?;
+        if pb.stop_requested() {
+            return Err(StepError::Interrupted { iterations: p.it });
+        }
         p.it += 1;
         p.opts = eval_options(pb.policy(), p.it > pb.policy().free_face_iterations, &p.cur);
         let before = p.cur.relative();
@@ -241,6 +254,7 @@ fn start<P: StepProblem>(
         opts: EvalOptions::START,
         energy: StepEnergy::default(),
         divergence: Divergence::default(),
+        started: std::time::Instant::now(),
     })
 }
 
@@ -347,6 +361,11 @@ fn correction<P: StepProblem>(
     let solve_fully = p.active.most >= pb.policy().full_solve_flips;
     let changed = p.it == 1 || p.switched || resettled;
     let taken = pb.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord))?;
+    if pb.stop_requested() {
+        // the correction may have been cut short for it (the saddle path's
+        // inner iteration): never taken as an iterate
+        return Err(StepError::Interrupted { iterations: p.it });
+    }
     p.chord.record(p.it, taken == Taken::Chord, before);
     report.chord_iterations += (taken == Taken::Chord) as usize;
     let (contacts, scratch) = pb.parts();
@@ -391,6 +410,14 @@ fn advance<P: StepProblem>(
     p.switched = p.active.changed != 0;
     report.residual_history.push(e.relative());
     let reached = pb.contacts().violation(dt).0;
+    pb.note(&IterationNote {
+        t0: s0.t,
+        dt,
+        iteration: p.it,
+        residual: e.relative(),
+        contact_law: reached,
+        elapsed: p.started.elapsed().as_secs_f64(),
+    });
     p.divergence.record((before, law), (e.relative(), reached));
     log::trace!(
         "newton {}{}: relative residual {before:.3e} -> {:.3e}, {} point(s) switched, contact law {:.3e} of tolerance, step length {s}, |dx| {dnorm:.3e}, subproblems {} (iterations {}, error {:.1e})",
@@ -465,5 +492,11 @@ impl<const D: usize> StepProblem for Stepper<D> {
     }
     fn start_energy(&mut self, s0: &State) -> Result<f64, StepError> {
         Ok(self.kinetic(&s0.v) + self.sys.strain_energy(&s0.x)?)
+    }
+    fn stop_requested(&self) -> bool {
+        self.watch.stop_requested()
+    }
+    fn note(&self, note: &IterationNote) {
+        self.watch.note(note);
     }
 }
