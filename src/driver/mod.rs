@@ -17,8 +17,8 @@ pub mod intrusion;
 pub mod ledger;
 pub mod outdir;
 pub mod preflight;
-pub mod record;
 mod progress;
+pub mod record;
 mod setup;
 
 pub use balance::Balance;

@@ -64,7 +64,10 @@ mod tests {
         // round-off wander of a converged iterate
         for k in 0..5 {
             let r = 1e-13 * (k + 1) as f64;
-            assert_eq!(d.record((r, 0.1 * k as f64), (2.0 * r, 0.1 * (k + 1) as f64)), 0);
+            assert_eq!(
+                d.record((r, 0.1 * k as f64), (2.0 * r, 0.1 * (k + 1) as f64)),
+                0
+            );
         }
         assert!(!d.diverged(1));
     }

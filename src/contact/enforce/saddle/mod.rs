@@ -365,7 +365,10 @@ impl Saddle {
                 log::debug!("contact (saddle): inner iteration left at {worst:.3e} of the tolerance after {} iterations", info.iterations);
                 break;
             }
-            if opts.stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
+            if opts
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+            {
                 log::debug!("contact (saddle): inner iteration ended by a stop request");
                 break;
             }
