@@ -68,6 +68,11 @@ pub struct OutputParams {
     pub contact_problems: Option<PathBuf>,
     /// Accepted steps between checkpoints (0: only when interrupted).
     pub checkpoint_every: usize,
+    /// Also a checkpoint after the first step that ends this many minutes
+    /// (wall clock) after the last one (0: none by time): a run whose steps
+    /// take minutes loses at most about this much to a kill without a
+    /// signal, whatever `checkpoint_every` says.
+    pub checkpoint_minutes: usize,
 }
 
 /// Mass matrix kind.

@@ -354,6 +354,8 @@ pub fn run_keeping<const D: usize>(
     let mut residual_histories = Vec::new();
     let mut interrupted = false;
     let every = model.output.checkpoint_every;
+    let by_time = std::time::Duration::from_secs(60 * model.output.checkpoint_minutes as u64);
+    let mut last_checkpoint = Instant::now();
 
     let result = (|| -> Result<(), RunError> {
         while !control.done(state.t) {
@@ -406,8 +408,10 @@ pub fn run_keeping<const D: usize>(
             if landed && is_output_time(&control, model) || control.done(state.t) {
                 rec.frame(&stepper, &state)?;
             }
-            if every > 0 && control.steps % every == 0 {
+            let due = model.output.checkpoint_minutes > 0 && last_checkpoint.elapsed() >= by_time;
+            if every > 0 && control.steps % every == 0 || due {
                 checkpoint(model, &stepper, &state, &control, &rec, &out)?;
+                last_checkpoint = Instant::now();
             }
             progress.update(&control, &state, &rec);
         }

@@ -337,6 +337,13 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
         .map(|v| ctx.count(v, "output.checkpoint_every", 0))
         .transpose()?
         .unwrap_or(100);
+    let checkpoint_minutes = raw
+        .output
+        .checkpoint_minutes
+        .as_ref()
+        .map(|v| ctx.count(v, "output.checkpoint_minutes", 0))
+        .transpose()?
+        .unwrap_or(30);
 
     // [mesh]
     let mesh = build_mesh(ctx, raw.mesh.as_ref(), dim)?;
@@ -436,6 +443,7 @@ fn build(ctx: &Ctx, raw: RawInput) -> Result<Model, InputError> {
             every,
             contact_problems,
             checkpoint_every,
+            checkpoint_minutes,
         },
         mesh,
         bodies,

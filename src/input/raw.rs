@@ -64,6 +64,7 @@ pub struct RawOutput {
     pub every: Option<Spanned<i64>>,
     pub contact_problems: Option<Spanned<bool>>,
     pub checkpoint_every: Option<Spanned<i64>>,
+    pub checkpoint_minutes: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -110,6 +110,12 @@ fn solver_and_output_keys() {
     );
     case(
         &plate(),
+        "[mesh]",
+        "[output]\ncheckpoint_minutes = -5\n[mesh]",
+        &["output.checkpoint_minutes", "≥ 0"],
+    );
+    case(
+        &plate(),
         "name = \"plate\"",
         "name = \"a/b\"",
         &["problem.name", "path separators"],
