@@ -302,6 +302,8 @@ fn run_dim<const D: usize>(
     };
 
     let every = model.output.checkpoint_every;
+    let by_time = std::time::Duration::from_secs(60 * model.output.checkpoint_minutes as u64);
+    let mut last_checkpoint = std::time::Instant::now();
     let lines = opts.progress != Progress::Quiet && world.is_root();
     let mut next_line = state.t + control.end / 20.0;
     let mut residual_histories = Vec::new();
@@ -332,8 +334,15 @@ fn run_dim<const D: usize>(
             if landed && output_time || control.done(state.t) {
                 rec.frame(&mut st, &state)?;
             }
-            if every > 0 && control.steps % every == 0 {
+            // by time: due where any rank's clock says so (collective, so
+            // that every rank writes its part)
+            let due = model.output.checkpoint_minutes > 0
+                && world
+                    .first_set(last_checkpoint.elapsed() >= by_time)
+                    .is_some();
+            if every > 0 && control.steps % every == 0 || due {
                 rec.checkpoint(model, &st, &state, &control)?;
+                last_checkpoint = std::time::Instant::now();
             }
             if lines && (state.t >= next_line * (1.0 - 1e-12) || control.done(state.t)) {
                 next_line += control.end / 20.0;
