@@ -351,6 +351,7 @@ pub fn run_keeping<const D: usize>(
         stop: opts.stop.clone(),
         on_iteration: progress.iteration_hook(),
     };
+    stepper.lu.set_stop(opts.stop.clone());
     let mut residual_histories = Vec::new();
     let mut interrupted = false;
     let every = model.output.checkpoint_every;

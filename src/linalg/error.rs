@@ -19,4 +19,8 @@ pub enum LinearSolveError {
         available / 1e9
     )]
     TooLarge { bytes: f64, available: f64 },
+    /// The caller asked to stop during a factorization
+    /// ([`crate::linalg::LinearSolver::set_stop`]).
+    #[error("factorization stopped on request")]
+    Cancelled,
 }

@@ -360,12 +360,14 @@ fn correction<P: StepProblem>(
     );
     let solve_fully = p.active.most >= pb.policy().full_solve_flips;
     let changed = p.it == 1 || p.switched || resettled;
-    let taken = pb.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord))?;
+    let taken = pb.correct(&s0.x, x1, dt, report, (solve_fully, changed, chord));
     if pb.stop_requested() {
         // the correction may have been cut short for it (the saddle path's
-        // inner iteration): never taken as an iterate
+        // inner iteration, a factorization): never taken as an iterate, nor
+        // its error as the step's failure
         return Err(StepError::Interrupted { iterations: p.it });
     }
+    let taken = taken?;
     p.chord.record(p.it, taken == Taken::Chord, before);
     report.chord_iterations += (taken == Taken::Chord) as usize;
     let (contacts, scratch) = pb.parts();

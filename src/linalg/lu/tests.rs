@@ -1,5 +1,6 @@
 //! Tests of the supernodal LU: the trailing-block refactorization and
-//! solve, and unsymmetric grid matrices on every ordering.
+//! solve, unsymmetric grid matrices on every ordering, and a factorization
+//! stopped on request.
 
 use crate::linalg::lu::params::LuParams;
 use crate::linalg::lu::symbolic::SymbolicFactor;
@@ -219,4 +220,29 @@ fn factors_in_the_arrays_of_another_pattern_are_the_fresh_factors() {
         assert!(res < 1e-13, "{m}³ cells: residual {res:e}");
         old = Some(lu);
     }
+}
+
+#[test]
+fn a_stop_request_ends_the_factorization_and_the_next_one_is_whole() {
+    use crate::linalg::lu::error::LuError;
+    use std::sync::atomic::AtomicBool;
+    let m = 9;
+    let p = grid_pattern(m);
+    let sym = SymbolicFactor::new(&p, FillOrdering::Metis, None).unwrap();
+    let val = values(&p, 6.0, 0.3);
+    let mut fresh = SupernodalLu::new(&sym, &p);
+    fresh.factorize(&sym, &val, LuParams::default()).unwrap();
+    let mut lu = SupernodalLu::new(&sym, &p);
+    let stop = AtomicBool::new(true);
+    assert_eq!(
+        lu.factorize_until(&sym, &val, LuParams::default(), Some(&stop)),
+        Err(LuError::Cancelled)
+    );
+    stop.store(false, std::sync::atomic::Ordering::SeqCst);
+    lu.factorize_until(&sym, &val, LuParams::default(), Some(&stop))
+        .unwrap();
+    assert!(
+        lu.l == fresh.l && lu.u == fresh.u && lu.piv == fresh.piv,
+        "the factorization after a stopped one is a fresh one"
+    );
 }

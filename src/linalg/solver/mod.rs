@@ -68,6 +68,9 @@ use crate::linalg::solver::info::LinearStats;
 use crate::linalg::solver::params::{LinearMethod, LinearParams};
 use crate::linalg::solver::plan::{plan, LinearPlan};
 use crate::linalg::solver::work_model::WorkModel;
+use crate::linalg::LuError;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The factors (or preconditioner) of the current pattern.
@@ -166,6 +169,9 @@ pub struct LinearSolver {
     /// comparing them with the current ones ([`change`]).
     factored_values: Vec<f64>,
     change: change::ChangeScratch,
+    /// The caller's stop request: a factorization under way ends at its
+    /// next supernode ([`LinearSolveError::Cancelled`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl LinearSolver {
@@ -196,6 +202,7 @@ impl LinearSolver {
             norms: Vec::new(),
             factored_values: Vec::new(),
             change: Default::default(),
+            stop: None,
         };
         s.analyse()?;
         Ok(s)
@@ -270,6 +277,13 @@ impl LinearSolver {
     /// matrix, so that a step's solves (and its round-off) depend on that
     /// step's matrices only; a run restarted from a checkpoint then repeats
     /// the uninterrupted run bit for bit.
+    /// The caller's stop request (`None`: none): a factorization sees it
+    /// before each supernode and ends with [`LinearSolveError::Cancelled`];
+    /// the factors are then unusable until the next factorization.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
     pub fn begin_step(&mut self) {
         self.factored = false;
     }
@@ -315,13 +329,21 @@ impl LinearSolver {
                 lu,
                 on_fallback,
                 ..
-            }) => match lu.factorize(sym, &self.op.values, self.params.lu) {
-                Ok(_) => {
-                    *on_fallback = false;
-                    None
+            }) => {
+                match lu.factorize_until(sym, &self.op.values, self.params.lu, self.stop.as_deref())
+                {
+                    Ok(_) => {
+                        *on_fallback = false;
+                        None
+                    }
+                    Err(LuError::Cancelled) => {
+                        // not the matrix's: no fallback, nothing factored
+                        self.factored = false;
+                        return Err(LinearSolveError::Cancelled);
+                    }
+                    Err(e) => Some(e),
                 }
-                Err(e) => Some(e),
-            },
+            }
             Some(Precond::Ldlt { sym, ldlt }) => {
                 ldlt.factorize(sym, self.op.pattern.symbolic(), &self.op.values)
                     .map_err(|e| LinearSolveError::Numeric(e.to_string()))?;

@@ -533,3 +533,24 @@ fn a_large_product_is_the_same_bit_for_bit_on_any_number_of_threads() {
         "chunked against plain product: {err:e}"
     );
 }
+
+#[test]
+fn a_stopped_factorization_is_an_error_of_its_own_and_the_next_one_solves() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let p = grid_pattern(5);
+    let val = values(&p, 6.0, 0.3);
+    let mut s = LinearSolver::new(&p, params(LinearMethod::Direct, false)).unwrap();
+    let stop = Arc::new(AtomicBool::new(true));
+    s.set_stop(Some(Arc::clone(&stop)));
+    assert!(
+        matches!(s.factorize(&val), Err(LinearSolveError::Cancelled)),
+        "a stop is not a singular matrix (no fallback factorization)"
+    );
+    stop.store(false, Ordering::SeqCst);
+    let b = rhs(p.n(), 1);
+    let mut x = b.clone();
+    s.update(&val).unwrap();
+    s.solve_in_place(&mut x).unwrap();
+    check(&p, &val, &x, &b, "after a stopped factorization");
+}
