@@ -347,11 +347,10 @@ pub fn run_keeping<const D: usize>(
     let mut intruders = Intruders::new(model, &model.mesh, &stepper.contacts);
     intruders.found.clone_from(&rec.balance.intrusions);
     let progress = ProgressReport::new(opts.progress, &control, state.t);
-    stepper.watch = crate::dynamics::watch::Watch {
+    stepper.set_watch(crate::dynamics::watch::Watch {
         stop: opts.stop.clone(),
         on_iteration: progress.iteration_hook(),
-    };
-    stepper.lu.set_stop(opts.stop.clone());
+    });
     let mut residual_histories = Vec::new();
     let mut interrupted = false;
     let every = model.output.checkpoint_every;

@@ -265,8 +265,9 @@ pub struct Stepper<const D: usize> {
     pub(super) dump_count: usize,
     /// Loads, prescribed motion, the step's time ([`super::drive`]).
     pub drive: super::drive::Drive,
-    /// The caller's stop request and progress hook ([`super::watch`]).
-    pub watch: super::watch::Watch,
+    /// The caller's stop request and progress hook ([`super::watch`]);
+    /// set with [`Stepper::set_watch`], which hands the request to `lu` too.
+    pub(crate) watch: super::watch::Watch,
 }
 
 impl<const D: usize> Stepper<D> {
@@ -330,6 +331,14 @@ impl<const D: usize> Stepper<D> {
             drive: Default::default(),
             watch: Default::default(),
         })
+    }
+
+    /// The caller's view of the steps ([`super::watch`]): its stop request
+    /// reaches Newton, the saddle path's inner iteration and the
+    /// factorizations of `lu`.
+    pub fn set_watch(&mut self, watch: super::watch::Watch) {
+        self.lu.set_stop(watch.stop.clone());
+        self.watch = watch;
     }
 
     /// Initial state from positions and velocities; Newmark's `a₀ = M⁻¹(f_ext − f_int(x₀))`.

@@ -90,7 +90,7 @@ fn a_stop_request_abandons_the_step_without_a_trace() {
     let stop = Arc::new(AtomicBool::new(false));
     let notes: Arc<Mutex<Vec<IterationNote>>> = Arc::default();
     let (flag, seen) = (Arc::clone(&stop), Arc::clone(&notes));
-    stepper.watch = Watch {
+    stepper.set_watch(Watch {
         stop: Some(Arc::clone(&stop)),
         on_iteration: Some(Arc::new(move |n: &IterationNote| {
             seen.lock().unwrap().push(*n);
@@ -98,7 +98,7 @@ fn a_stop_request_abandons_the_step_without_a_trace() {
                 flag.store(true, Ordering::SeqCst);
             }
         })),
-    };
+    });
     match stepper.step(&s0, dt) {
         Err(e @ StepError::Interrupted { iterations: 2 }) => {
             assert!(!e.retryable(), "a stop request is not cut back")
@@ -116,7 +116,10 @@ fn a_stop_request_abandons_the_step_without_a_trace() {
         .all(|n| n.t0 == s0.t && n.dt == dt && n.residual.is_finite() && n.elapsed >= 0.0));
 
     stop.store(false, Ordering::SeqCst);
-    stepper.watch.on_iteration = None;
+    stepper.set_watch(Watch {
+        stop: Some(Arc::clone(&stop)),
+        on_iteration: None,
+    });
     let (s1, report) = stepper.step(&s0, dt).unwrap();
     let (mut fresh, _, _) = setup(dir.path());
     let (f1, fresh_report) = fresh.step(&s0, dt).unwrap();
